@@ -35,9 +35,12 @@ enum SnapshotFixtures {
     static func generate(_ name: String) throws -> GenerationResult {
         let specURL = root.appendingPathComponent(name).appendingPathComponent("spec.yaml")
         let bytes = [UInt8](try Data(contentsOf: specURL))
+        // A fixture may bring its own overlay, as Spec/overrides.json is for the real spec.
+        let overridesURL = root.appendingPathComponent(name).appendingPathComponent("overrides.json")
+        let overrides = try Overrides.load(from: overridesURL.path)
         return try SwiftGenerator.generate(
             specBytes: bytes, specFile: "\(name)/spec.yaml", sha256: SHA256.hex(bytes),
-            configuration: GeneratorConfiguration())
+            configuration: GeneratorConfiguration(overrides: overrides))
     }
 
     /// The `expected/` folder of the fixture `name`.

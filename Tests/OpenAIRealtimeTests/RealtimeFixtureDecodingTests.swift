@@ -158,10 +158,27 @@ final class RealtimeFixtureDecodingTests: XCTestCase {
         XCTAssertEqual(done.transcript, "GA name")
     }
 
-    func testKnownTypeInAnUnexpectedShapeIsDeliveredAsUnknownWithTheReason() {
+    func testKnownTypeMissingRequiredMembersIsTypedWithTheMissingMembersRecorded() {
+        // A server (an older API version, a compatible provider) that leaves out `event_id` and
+        // the session's `object`: the event is still typed, and what was missing is recorded.
         let outcome = EventDecoding.decode(
             .text(#"{"type":"session.updated","session":{"type":"realtime","id":"s"}}"#),
             as: RealtimeServerEvent.self, unknown: { .unknown($0) })
+        guard case .sessionUpdated(let updated) = outcome.event else { return XCTFail("\(outcome.event)") }
+        XCTAssertNil(outcome.failure)
+        XCTAssertEqual(updated.eventID, "")
+        XCTAssertTrue(updated.specDeviations.isMissing("event_id"))
+        guard case .realtime(let session) = updated.session else { return XCTFail("\(updated.session)") }
+        XCTAssertEqual(session.id, "s")
+        XCTAssertTrue(session.specDeviations.isMissing("object"))
+    }
+
+    func testKnownTypeInAnUnexpectedShapeIsDeliveredAsUnknownWithTheReasonInStrictMode() {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
+        let outcome = EventDecoding.decode(
+            .text(#"{"type":"session.updated","session":{"type":"realtime","id":"s"}}"#),
+            as: RealtimeServerEvent.self, unknown: { .unknown($0) }, decoder: decoder)
         guard case .unknown(let raw) = outcome.event else { return XCTFail("\(outcome.event)") }
         XCTAssertEqual(raw["session"]?["id"]?.stringValue, "s")
         XCTAssertEqual(outcome.failure?.eventType, "session.updated")

@@ -30,23 +30,35 @@ final class StreamingConformanceTests: XCTestCase {
         case chat, completions, responses, assistants, speech, transcription, imageGeneration
     }
 
-    /// Fixtures that do not decode today because the locked spec disagrees with the recorded
-    /// traffic (or a documentation example is incomplete), with what fails: the JSON path of the
-    /// decoding error, or `unknown thread.run.*` when the Assistants union falls back to `unknown`
-    /// for a run event whose payload does not decode. The spec overlay (Spec/) fixes these; when a
-    /// fixture starts decoding, this test fails so that its entry is removed.
-    static let knownSpecDefects: [String: String] = [
-        // Recorded traffic that contradicted the spec is decoded through Spec/overrides.json
-        // (RunObject.instructions, completion finish_reason, function-call `name`, web search
-        // `action`); what remains are documentation examples and a hand-edited fixture.
-        // Documentation examples and a hand-edited upstream fixture missing required members.
-        "responses/stream/spec-examples/response-completed.sse": "response.output[0].status",
-        "responses/stream/spec-examples/response-custom_tool_call_input-delta.sse": "sequence_number",
-        "responses/stream/spec-examples/response-custom_tool_call_input-done.sse": "sequence_number",
-        "responses/stream/spec-examples/response-failed.sse": "sequence_number",
-        "responses/stream/spec-examples/response-queued.sse": "response.object",
-        "responses/stream/synthetic/vercel-custom-tool-call.sse": "sequence_number",
-    ]
+    /// Whether a fixture is a documentation example or a hand-edited upstream fixture rather than
+    /// recorded traffic: such fixtures may lack members the spec requires (their deviations are
+    /// printed); recorded traffic must decode without any, and so in strict mode too.
+    private static func isRecordedTraffic(_ path: String) -> Bool {
+        !path.contains("/spec-examples/") && !path.contains("/synthetic/")
+    }
+
+    /// What completes each kind of stream: the `stream-endings` of `Spec/overrides.json`, which
+    /// the generated streaming methods use too.
+    private static func terminalEvents(_ kind: Kind) throws -> Set<String> {
+        let url = SharedData.packageRoot.appendingPathComponent("Spec/overrides.json")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let endings = try XCTUnwrap(object["stream-endings"] as? [String: Any])
+        let operation: String =
+            switch kind {
+            case .responses: "createResponse"
+            case .assistants: "createRun"
+            case .speech: "createSpeech"
+            case .transcription: "createTranscription"
+            case .imageGeneration: "createImage"
+            case .chat: "createChatCompletion"
+            case .completions: "createCompletion"
+            }
+        let entry = try XCTUnwrap(endings[operation] as? [String: Any], operation)
+        return Set(entry["terminal-events"] as? [String] ?? [])
+    }
+
+    /// Documentation examples are single events, not whole streams: they have no ending.
+    private static func isFragment(_ path: String) -> Bool { path.contains("/spec-examples/") }
 
     private static func kind(of path: String) -> Kind? {
         if path.hasPrefix("chat-completions/") { return .chat }
@@ -72,7 +84,7 @@ final class StreamingConformanceTests: XCTestCase {
         let spec = try StreamingTestSupport.specText()
         var summaries: [String: FolderSummary] = [:]
         var acceptedUnknown: Set<String> = []
-        var knownDefects: [String] = []
+        var seenDeviations: [String] = []
         for path in try SSETestSupport.sseFixtures(in: directory) {
             guard let kind = Self.kind(of: path) else {
                 XCTFail("no operation known for \(path)")
@@ -94,67 +106,85 @@ final class StreamingConformanceTests: XCTestCase {
                 summaries[folder] = summary
                 continue
             }
+            var report: [String] = []
+            func audit(_ events: [some Any]) {
+                for event in events {
+                    let entries = SpecDeviationReport(event).entries
+                    if !entries.isEmpty { report.append(entries.map(\.description).joined(separator: " | ")) }
+                }
+            }
+            func chatEnding<Chunk>(_ choices: @escaping @Sendable (Chunk) -> [(Int, Bool)]) -> StreamEnding<Chunk> {
+                Self.isFragment(path)
+                    ? .unspecified
+                    : .finishedChoices { chunk, tracker in
+                        for (index, finished) in choices(chunk) { tracker.record(index: index, finished: finished) }
+                    }
+            }
+            func ending<Event>() throws -> StreamEnding<Event> {
+                Self.isFragment(path) ? .unspecified : .terminalEvents(try Self.terminalEvents(kind))
+            }
             do {
                 switch kind {
                 case .chat:
                     let events = try await StreamingTestSupport.decodeAll(
-                        body, as: CreateChatCompletionStreamResponse.self, framing: .data, chunkSize: 997)
+                        body, as: CreateChatCompletionStreamResponse.self, framing: .data, chunkSize: 997,
+                        ending: chatEnding { $0.choices.map { ($0.index, $0.finishReason != nil) } })
                     count = events.count
+                    audit(events)
                     try checkChatAccumulation(events, body: body, path: path)
                 case .completions:
                     let events = try await StreamingTestSupport.decodeAll(
-                        body, as: CreateCompletionResponse.self, framing: .data, chunkSize: 997)
+                        body, as: CreateCompletionResponse.self, framing: .data, chunkSize: 997,
+                        ending: chatEnding { $0.choices.map { ($0.index, $0.finishReason != nil) } })
                     count = events.count
+                    audit(events)
                     XCTAssertEqual(
                         events.flatMap { $0.choices.map(\.text) }.joined(),
                         try Self.independentTexts(body, path: ["choices", "text"]).joined(), path)
                 case .responses:
                     let events = try await StreamingTestSupport.decodeAll(
-                        body, as: ResponseStreamEvent.self, framing: .data, chunkSize: 997)
+                        body, as: ResponseStreamEvent.self, framing: .data, chunkSize: 997, ending: try ending())
                     count = events.count
+                    audit(events)
                     for case .unknown(let json) in events { unknown.append(Self.unknownName(json, key: "type")) }
-                    try checkResponsesAccumulation(events, path: path, directory: directory)
+                    if !Self.isFragment(path) { try checkResponsesAccumulation(events, path: path, directory: directory) }
                 case .assistants:
                     let events = try await StreamingTestSupport.decodeAll(
-                        body, as: AssistantStreamEvent.self, framing: .eventNameAndData, chunkSize: 997)
+                        body, as: AssistantStreamEvent.self, framing: .eventNameAndData, chunkSize: 997,
+                        ending: try ending())
                     count = events.count
+                    audit(events)
                     for case .unknown(let json) in events { unknown.append(Self.unknownName(json, key: "event")) }
                 case .speech:
                     let events = try await StreamingTestSupport.decodeAll(
-                        body, as: CreateSpeechResponseStreamEvent.self, framing: .data, chunkSize: 997)
+                        body, as: CreateSpeechResponseStreamEvent.self, framing: .data, chunkSize: 997,
+                        ending: try ending())
                     count = events.count
+                    audit(events)
                     for case .unknown(let json) in events { unknown.append(Self.unknownName(json, key: "type")) }
                 case .transcription:
                     let events = try await StreamingTestSupport.decodeAll(
-                        body, as: CreateTranscriptionResponseStreamEvent.self, framing: .data, chunkSize: 997)
+                        body, as: CreateTranscriptionResponseStreamEvent.self, framing: .data, chunkSize: 997,
+                        ending: try ending())
                     count = events.count
+                    audit(events)
                     for case .unknown(let json) in events { unknown.append(Self.unknownName(json, key: "type")) }
                 case .imageGeneration:
                     let events = try await StreamingTestSupport.decodeAll(
-                        body, as: ImageGenStreamEvent.self, framing: .data, chunkSize: 997)
+                        body, as: ImageGenStreamEvent.self, framing: .data, chunkSize: 997, ending: try ending())
                     count = events.count
+                    audit(events)
                     for case .unknown(let json) in events { unknown.append(Self.unknownName(json, key: "type")) }
                 }
-            } catch let error as OpenAIError where error.kind == .decoding {
-                if let defect = Self.knownSpecDefects[path], defect == error.codingPath {
-                    knownDefects.append("\(path) (\(defect))")
-                } else {
-                    XCTFail("\(path): \(error)")
-                }
-                summaries[folder] = summary
-                continue
             } catch {
                 XCTFail("\(path): \(error)")
                 continue
             }
-            if Self.knownSpecDefects[path] == "unknown thread.run.*",
-                !unknown.isEmpty,
-                unknown.allSatisfy({ $0.hasPrefix("thread.run.") && !$0.hasPrefix("thread.run.step.") })
-            {
-                knownDefects.append("\(path) (\(unknown.count) thread.run.* events decode as unknown)")
-                unknown = []
-            } else if let defect = Self.knownSpecDefects[path] {
-                XCTFail("\(path) now decodes; remove its known defect (\(defect)) from the list")
+            let deviations = Array(Set(report)).sorted().joined(separator: " || ")
+            if Self.isRecordedTraffic(path) {
+                XCTAssertEqual(deviations, "", "\(path) is recorded traffic and decodes with deviations")
+            } else if !deviations.isEmpty {
+                seenDeviations.append("\(path): \(deviations)")
             }
             XCTAssertEqual(count, expected, "events yielded for \(path)")
             summary.events += count
@@ -178,8 +208,8 @@ final class StreamingConformanceTests: XCTestCase {
         }
         print("StreamingConformance: event types not in the locked spec: \(acceptedUnknown.sorted())")
         print(
-            "StreamingConformance: \(knownDefects.count) known spec defects:\n  "
-                + knownDefects.joined(separator: "\n  "))
+            "StreamingConformance: \(seenDeviations.count) documentation or hand-edited fixtures with deviations:\n  "
+                + seenDeviations.joined(separator: "\n  "))
         XCTAssertGreaterThanOrEqual(summaries.values.map(\.files).reduce(0, +), 100)
     }
 

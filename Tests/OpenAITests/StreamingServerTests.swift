@@ -22,17 +22,13 @@ final class StreamingServerTests: XCTestCase {
     ]
     private static let responsesBody: JSONValue = ["model": "gpt-4o", "input": "Hello", "stream": true]
 
+    /// The generated `createStream` method, so its ending rule is the one users get.
     private func chatStream(_ client: OpenAIClient) throws -> OpenAIStream<CreateChatCompletionStreamResponse> {
-        var request = APIRequest(method: "POST", path: "/chat/completions", operationID: "createChatCompletion")
-        try request.setJSONBody(Self.chatBody)
-        return client.stream(
-            request, options: RequestOptions(), as: CreateChatCompletionStreamResponse.self, framing: .data)
+        try client.chat.completions.createStream(try Self.chatBody.decode())
     }
 
     private func responsesStream(_ client: OpenAIClient) throws -> OpenAIStream<ResponseStreamEvent> {
-        var request = APIRequest(method: "POST", path: "/responses", operationID: "createResponse")
-        try request.setJSONBody(Self.responsesBody)
-        return client.stream(request, options: RequestOptions(), as: ResponseStreamEvent.self, framing: .data)
+        try client.responses.createStream(try Self.responsesBody.decode())
     }
 
     func testChatCompletionStreamEndToEndAssemblesTheRecordedAnswer() async throws {

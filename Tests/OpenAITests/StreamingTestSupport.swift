@@ -76,29 +76,34 @@ struct NoSleep: RetrySleeper {
 enum StreamingTestSupport {
     /// A client on `transport` with a test key, no real sleeping between retries.
     static func client(
-        _ transport: any HTTPTransport, baseURL: URL = URL(string: "http://127.0.0.1:9/v1")!, maxRetries: Int = 2
+        _ transport: any HTTPTransport, baseURL: URL = URL(string: "http://127.0.0.1:9/v1")!, maxRetries: Int = 2,
+        decodingMode: DecodingMode = .lenient, maxStreamEventBytes: Int = OpenAIClient.Configuration.defaultMaxStreamEventBytes
     ) throws -> OpenAIClient {
         try OpenAIClient(
-            configuration: .init(apiKey: "sk-test", baseURL: baseURL, maxRetries: maxRetries), transport: transport,
-            sleeper: NoSleep(), jitter: { 0 })
+            configuration: .init(
+                apiKey: "sk-test", baseURL: baseURL, maxRetries: maxRetries, decodingMode: decodingMode,
+                maxStreamEventBytes: maxStreamEventBytes),
+            transport: transport, sleeper: NoSleep(), jitter: { 0 })
     }
 
     /// A streaming request through the client's real path (`client.stream`).
     static func stream<Event: Decodable & Sendable>(
-        _ client: OpenAIClient, as type: Event.Type, framing: StreamFraming, path: String = "/responses"
+        _ client: OpenAIClient, as type: Event.Type, framing: StreamFraming, path: String = "/responses",
+        ending: StreamEnding<Event> = .unspecified
     ) -> OpenAIStream<Event> {
         client.stream(
             APIRequest(method: "POST", path: path, operationID: "test"), options: RequestOptions(), as: type,
-            framing: framing)
+            framing: framing, ending: ending)
     }
 
     /// Every event of `body` decoded through a scripted transport.
     static func decodeAll<Event: Decodable & Sendable>(
-        _ body: Data, as type: Event.Type, framing: StreamFraming, chunkSize: Int = 4096
+        _ body: Data, as type: Event.Type, framing: StreamFraming, chunkSize: Int = 4096,
+        ending: StreamEnding<Event> = .unspecified
     ) async throws -> [Event] {
         let client = try client(ScriptedStreamTransport(body: body, chunkSize: chunkSize))
         var events: [Event] = []
-        for try await event in stream(client, as: type, framing: framing) { events.append(event) }
+        for try await event in stream(client, as: type, framing: framing, ending: ending) { events.append(event) }
         return events
     }
 

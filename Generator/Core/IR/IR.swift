@@ -62,9 +62,6 @@ public struct Property: Hashable, Sendable {
     public var constant: String?
     /// Stored in a heap box to break a recursive value type.
     public var boxed: Bool
-    /// For a required array or dictionary: the empty literal (`[]`, `[:]`) read when the member
-    /// is absent or null, a tolerance for replies that omit empty collections.
-    public var emptyValue: String?
     public var documentation: Documentation
 
     /// Whether the Swift type is optional.
@@ -257,6 +254,19 @@ public struct StreamingInfo: Hashable, Sendable {
     /// A boolean query parameter that asks for the stream (`stream=true` on retrieve), which the
     /// streaming method sets and does not take.
     public var queryFlag: String?
+    /// What completes the stream, so that one cut off early is reported as such.
+    public var ending: StreamEndingRule = .unspecified
+}
+
+/// What completes an event stream besides `data: [DONE]` (from `Spec/overrides.json`).
+public enum StreamEndingRule: Hashable, Sendable {
+    /// Nothing more: the stream is complete whenever it ends between events.
+    case unspecified
+    /// One of these event types (discriminator values or `event:` names).
+    case terminalEvents([String])
+    /// Every choice has a `finish_reason`: the Swift names of the event's choices array, and of
+    /// each choice's index and finish reason.
+    case finishedChoices(choices: String, index: String, finishReason: String)
 }
 
 /// The whole translated API.

@@ -44,7 +44,7 @@ struct DeclarationRenderer {
         printer.documentation(
             summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation))
-        var conformances = "Codable, Hashable, Sendable"
+        var conformances = "Codable, Hashable, Sendable, SpecDeviationReporting"
         if decl.multipart { conformances += ", MultipartFormEncodable" }
         if decl.page != nil { conformances += ", CursorPage" }
         printer.block("\(access) struct \(decl.name): \(conformances)") { body in
@@ -86,7 +86,9 @@ struct DeclarationRenderer {
                 body.line("/// Members not declared by the schema (`additionalProperties`).")
                 body.line("\(access) var additionalProperties: [Swift.String: \(additional.swift)]")
             }
-            if !stored.isEmpty || decl.additionalProperties != nil { body.line() }
+            body.line("/// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).")
+            body.line("\(access) private(set) var specDeviations = SpecDeviations()")
+            body.line()
             renderMemberwiseInit(decl, stored: stored, into: &body)
             body.line()
             let keyed = stored + constants
@@ -201,24 +203,23 @@ struct DeclarationRenderer {
 
     func renderDecoder(_ decl: StructDecl, stored: [Property], constants: [Property], into printer: inout CodePrinter) {
         let keyed = stored + constants
-        printer.line("/// Decodes `\(decl.name)` from its JSON object; members it does not declare are ignored.")
+        printer.line(
+            "/// Decodes `\(decl.name)` from its JSON object under the decoder's ``DecodingMode``; members it does")
+        printer.line("/// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.")
         printer.line("///")
-        printer.line("/// - Throws: `DecodingError` naming the coding path of a required member that is missing or")
-        printer.line("///   of a member whose value does not fit its type.")
+        printer.line("/// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``")
+        printer.line("///   naming the coding path of a required member that is missing or of a member that does not fit.")
         printer.block("\(access) init(from decoder: any Decoder) throws") { body in
-            if !keyed.isEmpty { body.line("let container = try decoder.container(keyedBy: CodingKeys.self)") }
+            guard !keyed.isEmpty || decl.additionalProperties != nil else { return }
+            body.line("var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)")
             for property in constants {
-                let method = property.required ? "decodeConstant" : "decodeConstantIfPresent"
-                body.line("try container.\(method)(\(property.constant!.swiftLiteral), forKey: .\(property.name))")
+                body.line(
+                    "try reader.constant(\(property.constant!.swiftLiteral), .\(property.name), required: \(property.required))"
+                )
             }
             for property in stored {
-                let method = property.isOptional ? "decodeIfPresent" : "decode"
-                var expression = "try container.\(method)(\(property.type.swift).self, forKey: .\(property.name))"
-                // Tolerance: a required array or dictionary that is absent or null reads as empty.
-                if let empty = property.emptyValue, !property.isOptional, !property.boxed {
-                    expression =
-                        "try container.decodeIfPresent(\(property.type.swift).self, forKey: .\(property.name)) ?? \(empty)"
-                }
+                let method = property.isOptional ? "optional" : "required"
+                var expression = "try reader.\(method)(\(property.type.swift).self, .\(property.name))"
                 if property.boxed {
                     expression = property.isOptional ? "\(expression).map(Indirect.init)" : "Indirect(\(expression))"
                 }
@@ -227,9 +228,10 @@ struct DeclarationRenderer {
             if let additional = decl.additionalProperties {
                 let known = keyed.map { $0.wireName.swiftLiteral }.joined(separator: ", ")
                 body.line(
-                    "self.additionalProperties = try decoder.decodeAdditionalProperties(\(additional.swift).self, excluding: [\(known)])"
+                    "self.additionalProperties = try reader.additionalProperties(\(additional.swift).self, excluding: [\(known)])"
                 )
             }
+            body.line("self.specDeviations = reader.finish()")
         }
     }
 
@@ -291,7 +293,8 @@ struct DeclarationRenderer {
         let stringCase = decl.cases.first { $0.type == .string }
         let conformances =
             stringCase == nil
-            ? "Codable, Hashable, Sendable" : "Codable, Hashable, Sendable, ExpressibleByStringLiteral"
+            ? "Codable, Hashable, Sendable, UnknownCaseRepresentable"
+            : "Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral"
         printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
                 let summary = CodePrinter.commentLines(unionCase.documentation).first
@@ -362,7 +365,7 @@ struct DeclarationRenderer {
 
     private func renderTries(_ cases: [UnionCase], into printer: inout CodePrinter) {
         for unionCase in cases {
-            printer.block("if let value = try? \(unionCase.type.swift)(from: decoder)") { body in
+            printer.block("if let value = decoder.attemptCase(\(unionCase.type.swift).self)") { body in
                 if unionCase.payloadIsUnion {
                     // A nested union accepts anything as `unknown`; that is no match here.
                     body.block("if case .unknown = value {} else") { inner in

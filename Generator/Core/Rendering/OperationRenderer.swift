@@ -181,8 +181,21 @@ struct OperationRenderer {
             buildRequest(operation, body: body, streaming: streaming, into: &method)
             let framing = streaming.framing == .eventNameAndData ? ".eventNameAndData" : ".data"
             method.line(
-                "return client.stream(request, options: options, as: \(streaming.eventType.swift).self, framing: \(framing))"
+                "return client.stream(request, options: options, as: \(streaming.eventType.swift).self, framing: \(framing), ending: \(Self.ending(streaming.ending)))"
             )
+        }
+    }
+
+    /// The `StreamEnding` expression of a stream's ending rule.
+    static func ending(_ rule: StreamEndingRule) -> String {
+        switch rule {
+        case .unspecified:
+            return ".unspecified"
+        case .terminalEvents(let names):
+            return ".terminalEvents([\(names.map(\.swiftLiteral).joined(separator: ", "))])"
+        case .finishedChoices(let choices, let index, let finishReason):
+            return
+                ".finishedChoices { event, choices in for choice in event.\(choices) { choices.record(index: choice.\(index), finished: choice.\(finishReason) != nil) } }"
         }
     }
 

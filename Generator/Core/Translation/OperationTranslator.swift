@@ -9,14 +9,32 @@ public struct Overrides: Sendable {
     /// operationId → the event schema (component name) of a stream the spec does not declare,
     /// and `event` framing when the event name travels in the `event:` line.
     public var streaming: [String: (eventSchema: String, framing: String)]
+    /// operationId → what completes its event stream.
+    public var streamEndings: [String: StreamEndingOverride]
 
     public init(
         operations: [String: String] = [:], schemas: [String: [String: String]] = [:],
-        streaming: [String: (eventSchema: String, framing: String)] = [:]
+        streaming: [String: (eventSchema: String, framing: String)] = [:],
+        streamEndings: [String: StreamEndingOverride] = [:]
     ) {
         self.operations = operations
         self.schemas = schemas
         self.streaming = streaming
+        self.streamEndings = streamEndings
+    }
+}
+
+/// What completes one operation's event stream besides `data: [DONE]`: the spec does not say.
+public struct StreamEndingOverride: Hashable, Sendable {
+    /// Event types (discriminator values or `event:` names) that complete the stream.
+    public var terminalEvents: [String]
+    /// Whether the stream is complete once every choice has a `finish_reason` (Chat Completions,
+    /// Completions).
+    public var finishedChoices: Bool
+
+    public init(terminalEvents: [String] = [], finishedChoices: Bool = false) {
+        self.terminalEvents = terminalEvents
+        self.finishedChoices = finishedChoices
     }
 }
 

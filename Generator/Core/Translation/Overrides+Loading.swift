@@ -7,7 +7,8 @@ extension Overrides {
     }
 
     /// Reads the overrides file (`Spec/overrides.json`): `operations` (operationId →
-    /// `resource.path.method`), `streaming` (operationId → `{"event": schema, "framing": "event"?}`)
+    /// `resource.path.method`), `streaming` (operationId → `{"event": schema, "framing": "event"?}`),
+    /// `stream-endings` (operationId → `{"terminal-events": [...], "finished-choices": true}`)
     /// and `schemas` (JSON pointer → attributes; lists become comma-separated). Keys named
     /// `comment` are notes. A missing file gives no overrides.
     ///
@@ -27,6 +28,19 @@ extension Overrides {
         for (operationID, value) in object["streaming"] as? [String: Any] ?? [:] {
             guard let entry = value as? [String: Any], let event = entry["event"] as? String else { continue }
             overrides.streaming[operationID] = (event, entry["framing"] as? String ?? "data")
+        }
+        for (operationID, value) in object["stream-endings"] as? [String: Any] ?? [:] where operationID != "comment" {
+            guard let entry = value as? [String: Any] else {
+                throw LoadingError(description: "\(path): stream-endings.\(operationID) is not an object")
+            }
+            let unknown = Set(entry.keys).subtracting(["terminal-events", "finished-choices", "comment"])
+            guard unknown.isEmpty else {
+                throw LoadingError(
+                    description: "\(path): stream-endings.\(operationID) has unknown keys \(unknown.sorted())")
+            }
+            overrides.streamEndings[operationID] = StreamEndingOverride(
+                terminalEvents: entry["terminal-events"] as? [String] ?? [],
+                finishedChoices: entry["finished-choices"] as? Bool ?? false)
         }
         for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
             guard let entry = value as? [String: Any] else { continue }

@@ -466,7 +466,7 @@ struct SchemaTranslator {
                     schema))
         }
         var properties: [Property] = []
-        var usedNames: Set<String> = ["additionalProperties"]
+        var usedNames: Set<String> = ["additionalProperties", "specDeviations"]
         for (wireName, propertySchema) in flattened.properties where !Self.isSDKOnly(propertySchema) {
             let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
             var swiftName = Naming.memberName(wireName)
@@ -481,7 +481,6 @@ struct SchemaTranslator {
                     name: swiftName, wireName: wireName, type: resolved.type, required: requiredSet.contains(wireName),
                     nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant,
                     boxed: false,
-                    emptyValue: emptyCollectionLiteral(resolved.type, propertySchema),
                     documentation: Documentation(
                         summary: Self.withUnits(
                             propertySchema.description ?? target(propertySchema)?.description,
@@ -517,23 +516,6 @@ struct SchemaTranslator {
         guard let description, !description.isEmpty else { return note }
         if format == "unixtime" && description.lowercased().contains("unix") { return description }
         return description.hasSuffix("\n") ? description + "\n" + note : description + "\n\n" + note
-    }
-
-    /// `[]` or `[:]` when the property's type is an array or dictionary, also through an alias.
-    func emptyCollectionLiteral(_ type: TypeRef, _ schema: Schema) -> String? {
-        switch type {
-        case .array: return "[]"
-        case .dictionary: return "[:]"
-        case .named:
-            guard let target = target(schema), target.swiftType == nil, target.ref == nil else { return nil }
-            let branches = Self.branches(target)
-            guard branches.isEmpty, target.allOf.isEmpty, target.properties.isEmpty, target.enumValues == nil else {
-                return nil
-            }
-            if target.types.filter({ $0 != "null" }) == ["array"] || target.items != nil { return "[]" }
-            return nil
-        default: return nil
-        }
     }
 
     // MARK: Unions

@@ -1,10 +1,18 @@
+import OpenAPI
+import YAML
+
 /// Decides how each streaming method asks for a stream: `stream: true` in the body,
 /// `stream_format: "sse"` (speech), or `stream=true` in the query (retrieving a response).
 enum StreamingRequests {
-    static func annotate(_ operations: [OperationDecl], declarations: [TopLevelDeclaration]) -> [OperationDecl] {
+    static func annotate(
+        _ operations: [OperationDecl], declarations: [TopLevelDeclaration], endings: [String: StreamEndingOverride],
+        diagnostics: inout [Diagnostic]
+    ) -> [OperationDecl] {
         var structs: [String: StructDecl] = [:]
+        var unions: [String: UnionDecl] = [:]
         for (path, declaration) in TopLevelDeclaration.indexByPath(declarations) {
             if case .structure(let decl) = declaration { structs[path] = decl }
+            if case .union(let decl) = declaration { unions[path] = decl }
         }
         return operations.map { operation in
             guard var streaming = operation.streaming else { return operation }
@@ -28,10 +36,57 @@ enum StreamingRequests {
             }) {
                 streaming.queryFlag = flag.wireName
             }
+            streaming.ending = ending(
+                of: operation, streaming.eventType, endings[operation.operationID], structs: structs, unions: unions,
+                diagnostics: &diagnostics)
             // Without a way to ask for a stream, the operation only gets its plain method.
             copy.streaming = assignments.isEmpty && streaming.queryFlag == nil ? nil : streaming
             return copy
         }
+    }
+
+    /// The ending rule of one stream, checked against its event type: terminal events must be
+    /// values of the event union's discriminator; finished choices need a `choices` array whose
+    /// items have `index` and `finish_reason`.
+    static func ending(
+        of operation: OperationDecl, _ eventType: TypeRef, _ declared: StreamEndingOverride?,
+        structs: [String: StructDecl], unions: [String: UnionDecl], diagnostics: inout [Diagnostic]
+    ) -> StreamEndingRule {
+        func warn(_ message: String) {
+            diagnostics.append(
+                Diagnostic(
+                    kind: "stream-ending", message: "\(operation.operationID): \(message)",
+                    location: SourceLocation(
+                        file: "Spec/overrides.json", mark: Mark(line: 1, column: 1),
+                        pointer: "#/stream-endings/\(operation.operationID)")))
+        }
+        guard let declared else {
+            warn("no entry in stream-endings; a stream cut off between events cannot be told from a complete one")
+            return .unspecified
+        }
+        guard case .named(let name) = eventType else { return .unspecified }
+        if declared.finishedChoices {
+            guard let event = structs[name],
+                let choices = event.properties.first(where: { $0.wireName == "choices" }),
+                case .array(.named(let choiceName)) = choices.type, let choice = structs[choiceName],
+                let index = choice.properties.first(where: { $0.wireName == "index" && $0.type == .int }),
+                let finish = choice.properties.first(where: { $0.wireName == "finish_reason" })
+            else {
+                warn("finished-choices needs `choices[].index` and `choices[].finish_reason` in \(name)")
+                return .unspecified
+            }
+            return .finishedChoices(choices: choices.name, index: index.name, finishReason: finish.name)
+        }
+        if !declared.terminalEvents.isEmpty {
+            if let union = unions[name] {
+                let known = Set(union.cases.flatMap(\.discriminatorValues))
+                for event in declared.terminalEvents where !known.contains(event) {
+                    warn("terminal event `\(event)` is not a variant of \(name)")
+                }
+            }
+            return .terminalEvents(declared.terminalEvents)
+        }
+        return .unspecified
     }
 
     static func flagAssignments(_ decl: StructDecl) -> [String] {

@@ -167,10 +167,12 @@ public struct Translator {
         }
 
         declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
-        operations = StreamingRequests.annotate(operations, declarations: declarations)
+        var streamDiagnostics: [Diagnostic] = []
+        operations = StreamingRequests.annotate(
+            operations, declarations: declarations, endings: overrides.streamEndings, diagnostics: &streamDiagnostics)
         return (
             APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
-            document.diagnostics + schemas.diagnostics
+            document.diagnostics + schemas.diagnostics + streamDiagnostics
         )
     }
 

@@ -30,6 +30,18 @@ extension OpenAIClient {
         public var defaultHeaders: [String: String]
         /// Azure OpenAI settings; `nil` for OpenAI and OpenAI-compatible providers.
         public var azure: Azure?
+        /// How strictly replies are held to the spec: ``DecodingMode/lenient`` by default, so a
+        /// reply that differs from the spec in the ways real servers differ still decodes, with
+        /// every difference in its ``SpecDeviations``; ``DecodingMode/strict`` throws instead.
+        public var decodingMode: DecodingMode
+        /// The most bytes one server-sent event may take while it arrives (its `data:` lines
+        /// together); a larger one ends the stream with ``OpenAIError/Kind/eventTooLarge``
+        /// instead of being buffered without end. 64 MiB by default: the largest events, a
+        /// Responses `response.completed` or an image event with base64 images, take a few MiB.
+        public var maxStreamEventBytes: Int
+
+        /// The default of ``maxStreamEventBytes``: 64 MiB.
+        public static let defaultMaxStreamEventBytes = 64 << 20
 
         /// The default base URL, `https://api.openai.com/v1`.
         public static let defaultBaseURL = URL(string: "https://api.openai.com/v1")!
@@ -48,12 +60,15 @@ extension OpenAIClient {
         ///   - maxRetries: How many times a failed request is retried.
         ///   - defaultHeaders: Headers sent with every request.
         ///   - azure: Azure OpenAI settings.
+        ///   - decodingMode: How strictly replies are held to the spec.
+        ///   - maxStreamEventBytes: The most bytes one server-sent event may take.
         public init(
             apiKey: String? = nil, adminAPIKey: String? = nil,
             apiKeyProvider: (@Sendable () async throws -> String)? = nil, organization: String? = nil,
             project: String? = nil, webhookSecret: String? = nil, baseURL: URL = Configuration.defaultBaseURL,
             timeout: TimeInterval = 600, maxRetries: Int = 2, defaultHeaders: [String: String] = [:],
-            azure: Azure? = nil
+            azure: Azure? = nil, decodingMode: DecodingMode = .lenient,
+            maxStreamEventBytes: Int = Configuration.defaultMaxStreamEventBytes
         ) {
             self.apiKey = apiKey
             self.adminAPIKey = adminAPIKey
@@ -66,6 +81,8 @@ extension OpenAIClient {
             self.maxRetries = maxRetries
             self.defaultHeaders = defaultHeaders
             self.azure = azure
+            self.decodingMode = decodingMode
+            self.maxStreamEventBytes = maxStreamEventBytes
         }
 
         /// Whether any credential is set.
@@ -153,6 +170,7 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
             "baseURL: \(baseURL.absoluteString)", "apiKey: \(secret(apiKey))", "adminAPIKey: \(secret(adminAPIKey))",
             "apiKeyProvider: \(apiKeyProvider == nil ? "nil" : "<set>")",
             "webhookSecret: \(secret(webhookSecret))", "timeout: \(timeout) s", "maxRetries: \(maxRetries)",
+            "decodingMode: \(decodingMode)", "maxStreamEventBytes: \(maxStreamEventBytes)",
         ]
         if let organization { parts.append("organization: \(organization)") }
         if let project { parts.append("project: \(project)") }
@@ -174,7 +192,7 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
                 "apiKeyProvider": apiKeyProvider == nil ? "nil" : "<set>", "organization": organization as Any,
                 "project": project as Any, "webhookSecret": secret(webhookSecret), "baseURL": baseURL,
                 "timeout": timeout, "maxRetries": maxRetries, "defaultHeaders": HTTPHeaders.redacted(defaultHeaders),
-                "azure": azure as Any,
+                "azure": azure as Any, "decodingMode": decodingMode, "maxStreamEventBytes": maxStreamEventBytes,
             ])
     }
 }

@@ -159,3 +159,14 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }
+
+extension JSONValue {
+    /// The value as compact JSON text (object members sorted), cut to about `limit` characters
+    /// with `…` for descriptions.
+    func compactJSON(limit: Int) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let text = (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        return text.count > limit ? String(text.prefix(limit)) + "…" : text
+    }
+}

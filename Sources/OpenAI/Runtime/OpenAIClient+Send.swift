@@ -17,14 +17,28 @@ extension OpenAIClient {
     ) async throws -> Response {
         let response = try await sendRaw(request, options: options)
         do {
-            return try Self.decoder.decode(Response.self, from: response.body)
+            return try Self.decoder(configuration.decodingMode).decode(Response.self, from: response.body)
         } catch let error as DecodingError {
             throw OpenAIError.decoding(error, response: response)
         }
     }
 
-    /// The decoder of JSON replies (shared: creating one per reply costs measurable time).
-    static let decoder = JSONDecoder()
+    /// The decoder of JSON replies for `mode` (shared: creating one per reply costs measurable
+    /// time).
+    static func decoder(_ mode: DecodingMode) -> JSONDecoder {
+        switch mode {
+        case .lenient: lenientDecoder
+        case .strict: strictDecoder
+        }
+    }
+
+    private static let lenientDecoder = JSONDecoder()
+
+    private static let strictDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
+        return decoder
+    }()
 
     /// Sends `request` and returns the reply's body bytes (binary responses: audio, files, video).
     ///

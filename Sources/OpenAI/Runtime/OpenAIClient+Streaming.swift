@@ -22,138 +22,6 @@ enum StreamFraming: Sendable {
     case eventNameAndData
 }
 
-/// The typed events of a streaming operation, in the order the server sends them.
-///
-/// The request is sent when iteration starts (each new iterator sends it anew) and retried like a
-/// non-streaming request until a 2xx reply head arrives; the events are then decoded one at a time
-/// as their bytes arrive, so memory use does not grow with the length of the stream. `data: [DONE]`
-/// ends the sequence cleanly. An event type this SDK does not know arrives as the event type's
-/// `unknown` case with its raw JSON. An error event (`event: error`, a payload with an `error`
-/// object, or a Responses `{"type": "error"}` event) ends the sequence by throwing
-/// ``OpenAIError``. Cancelling the iterating task, or dropping the iterator, closes the
-/// connection.
-public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
-    /// The element type: one typed event.
-    public typealias Element = Event
-
-    /// Sends the request (with retries) and returns the 2xx reply whose body is the event stream.
-    typealias Connect = @Sendable () async throws -> HTTPStreamingResponse
-    /// Maps one event to a step, given the reply's `x-request-id`.
-    typealias Decode = @Sendable (ServerSentEvent, JSONDecoder, String?) throws -> StreamStep<Event>
-
-    private let connect: Connect
-    private let decode: Decode
-
-    init(connect: @escaping Connect, decode: @escaping Decode) {
-        self.connect = connect
-        self.decode = decode
-    }
-
-    /// Returns an iterator; the request is sent on its first call to `next()`.
-    ///
-    /// - Returns: A new iterator with its own connection.
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(connect: connect, decode: decode)
-    }
-
-    /// The iterator of an ``OpenAIStream``: it owns the HTTP connection and pulls bytes only when
-    /// asked for the next event (back-pressure: a slow consumer never makes the SDK buffer).
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        private struct Connection {
-            var body: AsyncThrowingStream<Data, any Swift.Error>.AsyncIterator
-            var requestID: String?
-            var parser = ServerSentEventParser()
-            var pending: [ServerSentEvent] = []
-            var pendingIndex = 0
-        }
-
-        private enum State {
-            case idle
-            case streaming(Connection)
-            case finished
-        }
-
-        private let connect: Connect
-        private let decode: Decode
-        private let decoder = JSONDecoder()
-        private var state = State.idle
-
-        fileprivate init(connect: @escaping Connect, decode: @escaping Decode) {
-            self.connect = connect
-            self.decode = decode
-        }
-
-        /// Returns the next event, connecting first if needed.
-        ///
-        /// - Returns: The next typed event, or `nil` after `data: [DONE]` or the end of the body.
-        /// - Throws: ``OpenAIError``: the API error of a non-2xx reply (after retries) or of an
-        ///   error event, ``OpenAIError/Kind/connection`` or ``OpenAIError/Kind/timeout`` when the
-        ///   connection fails, ``OpenAIError/Kind/cancelled`` when the task is cancelled, and
-        ///   ``OpenAIError/Kind/decoding`` when an event of a known type does not decode. After an
-        ///   error the sequence ends and the connection is closed.
-        public mutating func next() async throws -> Event? {
-            do {
-                return try await advance()
-            } catch {
-                state = .finished
-                throw Self.openAIError(error)
-            }
-        }
-
-        private mutating func advance() async throws -> Event? {
-            var connection: Connection
-            switch state {
-            case .finished: return nil
-            case .streaming(let current): connection = current
-            case .idle:
-                try Task.checkCancellation()
-                let response = try await connect()
-                connection = Connection(
-                    body: response.body.makeAsyncIterator(),
-                    requestID: HTTPResponse(statusCode: response.statusCode, headers: response.headers)
-                        .value(forHeader: "x-request-id"))
-            }
-            // Leave `state` without a second reference to the body iterator while it is mutated.
-            state = .finished
-            while true {
-                while connection.pendingIndex < connection.pending.count {
-                    let event = connection.pending[connection.pendingIndex]
-                    connection.pendingIndex += 1
-                    switch try decode(event, decoder, connection.requestID) {
-                    case .element(let element):
-                        state = .streaming(connection)
-                        return element
-                    case .skip: continue
-                    case .finish: return nil
-                    }
-                }
-                connection.pending.removeAll(keepingCapacity: true)
-                connection.pendingIndex = 0
-                guard let chunk = try await connection.body.next() else {
-                    // AsyncThrowingStream ends (rather than throws) when the task is cancelled.
-                    try Task.checkCancellation()
-                    return nil
-                }
-                connection.parser.consume(chunk, into: &connection.pending)
-            }
-        }
-
-        private static func openAIError(_ error: any Swift.Error) -> OpenAIError {
-            switch error {
-            case let error as OpenAIError: return error
-            case is CancellationError:
-                return .cancelled("The stream was cancelled.")
-            case let error as URLError where error.code == .cancelled:
-                return .cancelled("The stream was cancelled.")
-            case let error as URLError where error.code == .timedOut:
-                return OpenAIError(kind: .timeout, message: "The stream timed out.")
-            default:
-                return OpenAIError(kind: .connection, message: "The stream failed: \(error)")
-            }
-        }
-    }
-}
-
 extension OpenAIClient {
     /// Sends a streaming request and decodes its server-sent events as `Event`.
     ///
@@ -162,21 +30,23 @@ extension OpenAIClient {
     ///   - options: Per-request overrides (timeout in seconds, retries, headers).
     ///   - type: The operation's event type.
     ///   - framing: Where the event's JSON is (`data`, or `event` name plus `data`).
-    /// - Returns: A lazily connecting stream of typed events.
+    ///   - ending: What completes the stream, so that one cut off early is reported as such.
+    /// - Returns: A lazily connecting stream of typed events, decoded under
+    ///   ``Configuration/decodingMode``.
     func stream<Event: Decodable & Sendable>(
-        _ request: APIRequest, options: RequestOptions, as type: Event.Type, framing: StreamFraming
+        _ request: APIRequest, options: RequestOptions, as type: Event.Type, framing: StreamFraming,
+        ending: StreamEnding<Event>
     ) -> OpenAIStream<Event> {
         var request = request
         request.accept = "text/event-stream"
         return OpenAIStream(
             connect: { [self, request] in try await self.openEventStream(request, options: options) },
-            decode: { event, decoder, requestID in
-                if event.data.hasPrefix(ServerSentEventDecoder<Event>.doneSentinel) { return .finish }
-                try OpenAIClient.throwIfError(event, requestID: requestID)
-                if event.data.isEmpty { return .skip }
-                return .element(
-                    try OpenAIClient.decodeEvent(Event.self, event, framing: framing, requestID: requestID, decoder))
-            })
+            decode: { event, decoder, wantsType in
+                try OpenAIClient.decodeEvent(Event.self, event, framing: framing, wantsType: wantsType, decoder)
+            },
+            rules: OpenAIStream<Event>.Rules(
+                ending: ending, decodingMode: configuration.decodingMode,
+                maxEventBytes: options.maxStreamEventBytes ?? configuration.maxStreamEventBytes))
     }
 
     /// Sends `request` until a 2xx reply head arrives, with the runtime's retry rules
@@ -267,13 +137,13 @@ extension OpenAIClient {
 
     private static let errorNeedle: [UInt8] = Array("\"error\"".utf8)
 
-    /// Decodes one event's JSON as `Event`.
+    /// Decodes one event's JSON as `Event`, and its JSON `type` member when `wantsType`.
     ///
-    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/decoding`` naming the JSON path.
+    /// - Throws: `DecodingError` when the data is not JSON or not an `Event`.
     static func decodeEvent<Event: Decodable>(
-        _ type: Event.Type, _ event: ServerSentEvent, framing: StreamFraming, requestID: String?,
+        _ type: Event.Type, _ event: ServerSentEvent, framing: StreamFraming, wantsType: Bool = false,
         _ decoder: JSONDecoder = JSONDecoder()
-    ) throws -> Event {
+    ) throws -> (Event, String?) {
         var json = Data()
         switch framing {
         case .data:
@@ -286,13 +156,21 @@ extension OpenAIClient {
             json.append(contentsOf: event.data.utf8)
             json.append(UInt8(ascii: "}"))
         }
-        do {
-            return try decoder.decode(Event.self, from: json)
-        } catch let error as DecodingError {
-            throw OpenAIError.decoding(
-                error,
-                response: HTTPResponse(
-                    statusCode: 200, headers: requestID.map { ["x-request-id": $0] } ?? [:], body: json))
+        if wantsType {
+            let typed = try decoder.decode(TypedEvent<Event>.self, from: json)
+            return (typed.event, typed.type)
         }
+        return (try decoder.decode(Event.self, from: json), nil)
+    }
+}
+
+/// An event with its JSON `type` member, read from the same decoder (no second parse).
+private struct TypedEvent<Event: Decodable>: Decodable {
+    var event: Event
+    var type: String?
+
+    init(from decoder: any Decoder) throws {
+        event = try Event(from: decoder)
+        type = decoder.discriminator("type")
     }
 }

@@ -44,6 +44,21 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
         /// A webhook delivery failed verification: missing headers, a bad signature, or a
         /// timestamp outside the tolerance.
         public static let webhookVerification = Kind("webhookVerification")
+        /// A stream's connection closed in the middle of an event: bytes arrived after the last
+        /// complete event (``OpenAIError/rawBody`` holds them).
+        public static let truncatedEvent = Kind("truncatedEvent")
+        /// A stream ended without the event that completes it (Responses: `response.completed`,
+        /// `response.failed`, `response.incomplete` or `error`); see ``OpenAIError/stream``.
+        public static let missingTerminalEvent = Kind("missingTerminalEvent")
+        /// A Chat Completions or Completions stream ended without `data: [DONE]` while a choice
+        /// had no `finish_reason` yet; see ``OpenAIError/stream``.
+        public static let unfinishedChoices = Kind("unfinishedChoices")
+        /// One server-sent event grew beyond the limit
+        /// (``OpenAIClient/Configuration/maxStreamEventBytes``) before it was complete.
+        public static let eventTooLarge = Kind("eventTooLarge")
+        /// An ``OpenAIStream`` was iterated a second time; each stream sends its request once
+        /// (use ``OpenAIStream/resend()`` to send it again).
+        public static let streamAlreadyConsumed = Kind("streamAlreadyConsumed")
 
         static func forStatus(_ status: Int) -> Kind {
             switch status {
@@ -80,6 +95,8 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
     public var rawBody: Data?
     /// For ``Kind/decoding``: the JSON path of the member that failed, e.g. `choices[0].message`.
     public var codingPath: String?
+    /// For errors that end a stream: what the stream had delivered.
+    public var stream: StreamProgress?
 
     /// Creates an error.
     public init(
@@ -105,6 +122,7 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
         if let code { parts.append("code \(code)") }
         if let requestID { parts.append("request \(requestID)") }
         if let codingPath { parts.append("at \(codingPath)") }
+        if let stream { parts.append("after \(stream.eventCount) events") }
         return parts.joined(separator: ", ") + ": " + message
     }
 

@@ -20,6 +20,9 @@ public struct RequestOptions: Sendable {
     public var idempotencyKey: String?
     /// Called as the request body is sent, with the bytes sent so far and the total when known.
     public var uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)?
+    /// The most bytes one server-sent event of this request's stream may take; the client's
+    /// ``OpenAIClient/Configuration/maxStreamEventBytes`` when `nil`.
+    public var maxStreamEventBytes: Int?
 
     /// Creates options; every value defaults to the client's.
     ///
@@ -31,10 +34,12 @@ public struct RequestOptions: Sendable {
     ///   - maxRetries: How many times a failed request is retried.
     ///   - idempotencyKey: The `Idempotency-Key` header, the same on every attempt.
     ///   - uploadProgress: Called with bytes sent and total bytes as the body goes out.
+    ///   - maxStreamEventBytes: The most bytes one server-sent event may take.
     public init(
         headers: [String: String?] = [:], query: [URLQueryItem] = [], extraBody: [String: JSONValue] = [:],
         timeout: TimeInterval? = nil, maxRetries: Int? = nil, idempotencyKey: String? = nil,
-        uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil
+        uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil,
+        maxStreamEventBytes: Int? = nil
     ) {
         self.headers = headers
         self.query = query
@@ -43,5 +48,6 @@ public struct RequestOptions: Sendable {
         self.maxRetries = maxRetries
         self.idempotencyKey = idempotencyKey
         self.uploadProgress = uploadProgress
+        self.maxStreamEventBytes = maxStreamEventBytes
     }
 }

@@ -84,6 +84,28 @@ public struct ServerSentEventParser: Sendable {
         !partialLine.isEmpty || !dataBuffer.isEmpty || !eventType.isEmpty || blockRetry != nil
     }
 
+    /// Whether the stream holds data of an event that no blank line has dispatched yet: `data:`
+    /// lines of an unterminated block, or an unterminated line that is not a comment. At the end
+    /// of a stream, such bytes mean the body was cut off in the middle of an event.
+    public var hasPendingData: Bool {
+        !dataBuffer.isEmpty || (!partialLine.isEmpty && partialLine[0] != Self.colon)
+    }
+
+    /// How many bytes the parser holds for the event being read: its `data:` values so far and
+    /// the unterminated line. This is the memory a single event takes before it is dispatched.
+    public var pendingByteCount: Int { dataBuffer.count + partialLine.count }
+
+    /// The event being read, as far as it has arrived: its `data:` values (each followed by a
+    /// line feed) and then the unterminated line, at most `maxBytes` of them.
+    ///
+    /// - Parameter maxBytes: The most bytes to return.
+    /// - Returns: The first bytes of the pending event.
+    public func pendingBytes(upTo maxBytes: Int) -> [UInt8] {
+        var result = Array(dataBuffer.prefix(maxBytes))
+        result.append(contentsOf: partialLine.prefix(max(0, maxBytes - result.count)))
+        return result
+    }
+
     /// Feeds the next chunk of the body and returns the events it completed.
     ///
     /// - Parameters:

@@ -75,7 +75,7 @@ extension AudioSpeechAPI {
         var body = body
         body.streamFormat = "sse"
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: CreateSpeechResponseStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: CreateSpeechResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["speech.audio.done"]))
     }
 }
 
@@ -125,7 +125,7 @@ extension AudioTranscriptionsAPI {
         var body = body
         body.stream = true
         try request.setMultipartBody(body)
-        return client.stream(request, options: options, as: CreateTranscriptionResponseStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: CreateTranscriptionResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["transcript.text.done"]))
     }
 
     /// The `schema` schema.
@@ -133,7 +133,7 @@ extension AudioTranscriptionsAPI {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1transcriptions/post/responses/200/content/application~1json/schema`.
-    public enum CreateResponseValue: Codable, Hashable, Sendable {
+    public enum CreateResponseValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Represents a transcription response returned by model, based on the provided input.
         case json(CreateTranscriptionResponseJSON)
         /// Represents a diarized transcription response returned by the model, including the combined transcript and speaker-segment annotations.
@@ -147,15 +147,15 @@ extension AudioTranscriptionsAPI {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? CreateTranscriptionResponseJSON(from: decoder) {
+            if let value = decoder.attemptCase(CreateTranscriptionResponseJSON.self) {
                 self = .json(value)
                 return
             }
-            if let value = try? CreateTranscriptionResponseDiarizedJSON(from: decoder) {
+            if let value = decoder.attemptCase(CreateTranscriptionResponseDiarizedJSON.self) {
                 self = .diarizedJSON(value)
                 return
             }
-            if let value = try? CreateTranscriptionResponseVerboseJSON(from: decoder) {
+            if let value = decoder.attemptCase(CreateTranscriptionResponseVerboseJSON.self) {
                 self = .verboseJSON(value)
                 return
             }
@@ -206,7 +206,7 @@ extension AudioTranslationsAPI {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1translations/post/responses/200/content/application~1json/schema`.
-    public enum CreateResponseValue: Codable, Hashable, Sendable {
+    public enum CreateResponseValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         case json(CreateTranslationResponseJSON)
         case verboseJSON(CreateTranslationResponseVerboseJSON)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -216,11 +216,11 @@ extension AudioTranslationsAPI {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? CreateTranslationResponseJSON(from: decoder) {
+            if let value = decoder.attemptCase(CreateTranslationResponseJSON.self) {
                 self = .json(value)
                 return
             }
-            if let value = try? CreateTranslationResponseVerboseJSON(from: decoder) {
+            if let value = decoder.attemptCase(CreateTranslationResponseVerboseJSON.self) {
                 self = .verboseJSON(value)
                 return
             }

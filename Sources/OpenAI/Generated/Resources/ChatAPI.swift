@@ -80,7 +80,7 @@ extension ChatCompletionsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: CreateChatCompletionStreamResponse.self, framing: .data)
+        return client.stream(request, options: options, as: CreateChatCompletionStreamResponse.self, framing: .data, ending: .finishedChoices { event, choices in for choice in event.choices { choices.record(index: choice.index, finished: choice.finishReason != nil) } })
     }
 
     /// Delete a stored chat completion. Only Chat Completions that have been
@@ -197,9 +197,11 @@ extension ChatCompletionsAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1chat~1completions~1{completion_id}/post/requestBody/content/application~1json/schema`.
-    public struct UpdateRequest: Codable, Hashable, Sendable {
+    public struct UpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `metadata` member.
         public var metadata: Metadata?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `UpdateRequest`.
         ///
@@ -213,13 +215,15 @@ extension ChatCompletionsAPI {
             case metadata
         }
 
-        /// Decodes `UpdateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.metadata = try reader.optional(Metadata.self, .metadata)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

@@ -53,6 +53,6 @@ extension CompletionsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: CreateCompletionResponse.self, framing: .data)
+        return client.stream(request, options: options, as: CreateCompletionResponse.self, framing: .data, ending: .finishedChoices { event, choices in for choice in event.choices { choices.record(index: choice.index, finished: choice.finishReason != nil) } })
     }
 }

@@ -203,9 +203,11 @@ extension ConversationsItemsAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/post/requestBody/content/application~1json/schema`.
-    public struct CreateRequest: Codable, Hashable, Sendable {
+    public struct CreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The items to add to the conversation. You may add up to 20 items at a time.
         public var items: [InputItem]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CreateRequest`.
         ///
@@ -219,13 +221,15 @@ extension ConversationsItemsAPI {
             case items
         }
 
-        /// Decodes `CreateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.items = try container.decodeIfPresent([InputItem].self, forKey: .items) ?? []
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.items = try reader.required([InputItem].self, .items)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

@@ -163,11 +163,13 @@ extension EvalsAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/post/requestBody/content/application~1json/schema`.
-    public struct UpdateRequest: Codable, Hashable, Sendable {
+    public struct UpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Rename the evaluation.
         public var name: Swift.String?
         /// The `metadata` member.
         public var metadata: Metadata?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `UpdateRequest`.
         ///
@@ -187,14 +189,16 @@ extension EvalsAPI {
             case metadata
         }
 
-        /// Decodes `UpdateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.metadata = try reader.optional(Metadata.self, .metadata)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -210,13 +214,15 @@ extension EvalsAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Hashable, Sendable {
+    public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `object` member.
         public var object: Swift.String
         /// The `deleted` member.
         public var deleted: Swift.Bool
         /// The `eval_id` member.
         public var evalID: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DeleteResponse`.
         ///
@@ -240,15 +246,17 @@ extension EvalsAPI {
             case evalID = "eval_id"
         }
 
-        /// Decodes `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.object = try container.decode(Swift.String.self, forKey: .object)
-            self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
-            self.evalID = try container.decode(Swift.String.self, forKey: .evalID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.object = try reader.required(Swift.String.self, .object)
+            self.deleted = try reader.required(Swift.Bool.self, .deleted)
+            self.evalID = try reader.required(Swift.String.self, .evalID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -437,13 +445,15 @@ extension EvalsRunsAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Hashable, Sendable {
+    public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `object` member.
         public var object: Swift.String?
         /// The `deleted` member.
         public var deleted: Swift.Bool?
         /// The `run_id` member.
         public var runID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DeleteResponse`.
         ///
@@ -467,15 +477,17 @@ extension EvalsRunsAPI {
             case runID = "run_id"
         }
 
-        /// Decodes `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
-            self.deleted = try container.decodeIfPresent(Swift.Bool.self, forKey: .deleted)
-            self.runID = try container.decodeIfPresent(Swift.String.self, forKey: .runID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.object = try reader.optional(Swift.String.self, .object)
+            self.deleted = try reader.optional(Swift.Bool.self, .deleted)
+            self.runID = try reader.optional(Swift.String.self, .runID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

@@ -73,7 +73,7 @@ extension ImagesEditsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: ImageEditStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: ImageEditStreamEvent.self, framing: .data, ending: .terminalEvents(["image_edit.completed"]))
     }
 
     /// Creates an edited or extended image given one or more source images and a prompt. This endpoint supports GPT Image models (`gpt-image-1.5`, `gpt-image-1`, `gpt-image-1-mini`, and `chatgpt-image-latest`) and `dall-e-2`.
@@ -119,7 +119,7 @@ extension ImagesEditsAPI {
         var body = body
         body.stream = true
         try request.setMultipartBody(body)
-        return client.stream(request, options: options, as: ImageEditStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: ImageEditStreamEvent.self, framing: .data, ending: .terminalEvents(["image_edit.completed"]))
     }
 }
 
@@ -166,7 +166,7 @@ extension ImagesGenerationsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: ImageGenStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: ImageGenStreamEvent.self, framing: .data, ending: .terminalEvents(["image_generation.completed"]))
     }
 }
 

@@ -168,11 +168,13 @@ extension OrganizationAdminAPIKeysAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys/post/requestBody/content/application~1json/schema`.
-    public struct CreateRequest: Codable, Hashable, Sendable {
+    public struct CreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `name` member.
         public var name: Swift.String
         /// The number of seconds until the API key expires. Omit this field for a key that does not expire.
         public var expiresInSeconds: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CreateRequest`.
         ///
@@ -192,14 +194,16 @@ extension OrganizationAdminAPIKeysAPI {
             case expiresInSeconds = "expires_in_seconds"
         }
 
-        /// Decodes `CreateRequest` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.expiresInSeconds = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresInSeconds)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.expiresInSeconds = try reader.optional(Swift.Int.self, .expiresInSeconds)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -215,11 +219,13 @@ extension OrganizationAdminAPIKeysAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys~1{key_id}/delete/responses/200/content/application~1json/schema`.
-    public struct DeleteResponse: Codable, Hashable, Sendable {
+    public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `id` member.
         public var id: Swift.String
         /// The `deleted` member.
         public var deleted: Swift.Bool
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DeleteResponse`.
         ///
@@ -240,15 +246,17 @@ extension OrganizationAdminAPIKeysAPI {
             case object
         }
 
-        /// Decodes `DeleteResponse` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("organization.admin_api_key.deleted", forKey: .object)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("organization.admin_api_key.deleted", .object, required: true)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.deleted = try reader.required(Swift.Bool.self, .deleted)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -318,7 +326,7 @@ extension OrganizationAuditLogsAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1audit_logs/get/parameters/0/schema`.
-    public struct ListEffectiveAt: Codable, Hashable, Sendable {
+    public struct ListEffectiveAt: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Return only events whose `effective_at` (Unix seconds) is greater than this value.
         public var gt: Swift.Int?
         /// Return only events whose `effective_at` (Unix seconds) is greater than or equal to this value.
@@ -327,6 +335,8 @@ extension OrganizationAuditLogsAPI {
         public var lt: Swift.Int?
         /// Return only events whose `effective_at` (Unix seconds) is less than or equal to this value.
         public var lte: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ListEffectiveAt`.
         ///
@@ -354,16 +364,18 @@ extension OrganizationAuditLogsAPI {
             case lte
         }
 
-        /// Decodes `ListEffectiveAt` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ListEffectiveAt` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.gt = try container.decodeIfPresent(Swift.Int.self, forKey: .gt)
-            self.gte = try container.decodeIfPresent(Swift.Int.self, forKey: .gte)
-            self.lt = try container.decodeIfPresent(Swift.Int.self, forKey: .lt)
-            self.lte = try container.decodeIfPresent(Swift.Int.self, forKey: .lte)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.gt = try reader.optional(Swift.Int.self, .gt)
+            self.gte = try reader.optional(Swift.Int.self, .gte)
+            self.lt = try reader.optional(Swift.Int.self, .lt)
+            self.lte = try reader.optional(Swift.Int.self, .lte)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

@@ -148,7 +148,7 @@ extension ResponsesAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: ResponseStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: ResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["response.completed", "response.failed", "response.incomplete", "error"]))
     }
 
     /// Creates a model response. Provide [text](/docs/guides/text) or
@@ -201,7 +201,7 @@ extension ResponsesAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: BetaResponseStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: BetaResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["response.completed", "response.failed", "response.incomplete", "error"]))
     }
 
     /// Deletes a model response with the given ID.
@@ -342,7 +342,7 @@ extension ResponsesAPI {
         try request.addQuery("stream", true)
         try request.addQuery("starting_after", startingAfter)
         try request.addQuery("include_obfuscation", includeObfuscation)
-        return client.stream(request, options: options, as: ResponseStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: ResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["response.completed", "response.failed", "response.incomplete", "error"]))
     }
 
     /// Retrieves a model response with the given ID.
@@ -409,7 +409,7 @@ extension ResponsesAPI {
         try request.addQuery("starting_after", startingAfter)
         try request.addQuery("include_obfuscation", includeObfuscation)
         try request.addHeader("openai-beta", openaiBeta)
-        return client.stream(request, options: options, as: BetaResponseStreamEvent.self, framing: .data)
+        return client.stream(request, options: options, as: BetaResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["response.completed", "response.failed", "response.incomplete", "error"]))
     }
 }
 

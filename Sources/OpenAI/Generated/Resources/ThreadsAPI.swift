@@ -75,7 +75,7 @@ extension ThreadsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData)
+        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData, ending: .terminalEvents(["thread.run.completed", "thread.run.incomplete", "thread.run.failed", "thread.run.cancelled", "thread.run.expired", "thread.run.requires_action", "error"]))
     }
 
     /// Delete a thread.
@@ -362,7 +362,7 @@ extension ThreadsRunsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData)
+        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData, ending: .terminalEvents(["thread.run.completed", "thread.run.incomplete", "thread.run.failed", "thread.run.cancelled", "thread.run.expired", "thread.run.requires_action", "error"]))
     }
 
     /// Returns a list of runs belonging to a thread.
@@ -464,7 +464,7 @@ extension ThreadsRunsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData)
+        return client.stream(request, options: options, as: AssistantStreamEvent.self, framing: .eventNameAndData, ending: .terminalEvents(["thread.run.completed", "thread.run.incomplete", "thread.run.failed", "thread.run.cancelled", "thread.run.expired", "thread.run.requires_action", "error"]))
     }
 
     /// Modifies a run.

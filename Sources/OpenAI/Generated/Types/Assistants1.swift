@@ -8,7 +8,7 @@ import Foundation
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantObject`.
-public struct AssistantObject: Codable, Hashable, Sendable {
+public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the assistant was created.
@@ -33,6 +33,8 @@ public struct AssistantObject: Codable, Hashable, Sendable {
     public var topP: Swift.Double?
     /// The `response_format` member.
     public var responseFormat: AssistantsAPIResponseFormatOption?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AssistantObject`.
     ///
@@ -93,25 +95,27 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `AssistantObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("assistant", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.tools = try container.decodeIfPresent([AssistantObject.ToolValue].self, forKey: .tools) ?? []
-        self.toolResources = try container.decodeIfPresent(AssistantObject.ToolResources.self, forKey: .toolResources)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("assistant", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.tools = try reader.required([AssistantObject.ToolValue].self, .tools)
+        self.toolResources = try reader.optional(AssistantObject.ToolResources.self, .toolResources)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, .responseFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -139,7 +143,7 @@ public struct AssistantObject: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `code_interpreter`
         case codeInterpreter(AssistantToolsCode)
         /// type: `file_search`
@@ -181,11 +185,13 @@ public struct AssistantObject: Codable, Hashable, Sendable {
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Hashable, Sendable {
+    public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `code_interpreter` member.
         public var codeInterpreter: AssistantObject.ToolResources.CodeInterpreter?
         /// The `file_search` member.
         public var fileSearch: AssistantObject.ToolResources.FileSearch?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
         ///
@@ -205,14 +211,16 @@ public struct AssistantObject: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.codeInterpreter = try container.decodeIfPresent(AssistantObject.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
-            self.fileSearch = try container.decodeIfPresent(AssistantObject.ToolResources.FileSearch.self, forKey: .fileSearch)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.codeInterpreter = try reader.optional(AssistantObject.ToolResources.CodeInterpreter.self, .codeInterpreter)
+            self.fileSearch = try reader.optional(AssistantObject.ToolResources.FileSearch.self, .fileSearch)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -227,9 +235,11 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         /// The `code_interpreter` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Hashable, Sendable {
+        public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -243,13 +253,15 @@ public struct AssistantObject: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -264,9 +276,11 @@ public struct AssistantObject: Codable, Hashable, Sendable {
         /// The `file_search` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Hashable, Sendable {
+        public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FileSearch`.
             ///
@@ -280,13 +294,15 @@ public struct AssistantObject: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.vectorStoreIDs = try reader.optional([Swift.String].self, .vectorStoreIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -442,7 +458,10 @@ public struct AssistantSupportedModels: OpenEnum {
 /// Code interpreter tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsCode`.
-public struct AssistantToolsCode: Codable, Hashable, Sendable {
+public struct AssistantToolsCode: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `AssistantToolsCode`.
     public init() {
     }
@@ -451,13 +470,15 @@ public struct AssistantToolsCode: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AssistantToolsCode` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsCode` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("code_interpreter", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -472,9 +493,11 @@ public struct AssistantToolsCode: Codable, Hashable, Sendable {
 /// FileSearch tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearch`.
-public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
+public struct AssistantToolsFileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Overrides for the file search tool.
     public var fileSearch: AssistantToolsFileSearch.FileSearch?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AssistantToolsFileSearch`.
     ///
@@ -489,14 +512,16 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AssistantToolsFileSearch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsFileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
-        self.fileSearch = try container.decodeIfPresent(AssistantToolsFileSearch.FileSearch.self, forKey: .fileSearch)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search", .type, required: true)
+        self.fileSearch = try reader.optional(AssistantToolsFileSearch.FileSearch.self, .fileSearch)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -511,7 +536,7 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
     /// Overrides for the file search tool.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearch/properties/file_search`.
-    public struct FileSearch: Codable, Hashable, Sendable {
+    public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The maximum number of results the file search tool should output. The default is 20 for `gpt-4*` models and 5 for `gpt-3.5-turbo`. This number should be between 1 and 50 inclusive.
         ///
         /// Note that the file search tool may output fewer than `max_num_results` results. See the [file search tool documentation](/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
@@ -520,6 +545,8 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
         ///
         /// See the [file search tool documentation](/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
         public var rankingOptions: FileSearchRankingOptions?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FileSearch`.
         ///
@@ -539,14 +566,16 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
             case rankingOptions = "ranking_options"
         }
 
-        /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
-            self.rankingOptions = try container.decodeIfPresent(FileSearchRankingOptions.self, forKey: .rankingOptions)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.maxNumResults = try reader.optional(Swift.Int.self, .maxNumResults)
+            self.rankingOptions = try reader.optional(FileSearchRankingOptions.self, .rankingOptions)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -563,7 +592,10 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable {
 /// FileSearch tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFileSearchTypeOnly`.
-public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable {
+public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `AssistantToolsFileSearchTypeOnly`.
     public init() {
     }
@@ -572,13 +604,15 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AssistantToolsFileSearchTypeOnly` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsFileSearchTypeOnly` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -593,9 +627,11 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable {
 /// Function tool
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFunction`.
-public struct AssistantToolsFunction: Codable, Hashable, Sendable {
+public struct AssistantToolsFunction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `function` member.
     public var function: FunctionObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AssistantToolsFunction`.
     ///
@@ -610,14 +646,16 @@ public struct AssistantToolsFunction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AssistantToolsFunction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantToolsFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.function = try container.decode(FunctionObject.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.function = try reader.required(FunctionObject.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -641,7 +679,7 @@ public struct AssistantToolsFunction: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiResponseFormatOption`.
-public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// `auto` is the default value
     case string(Swift.String)
     /// Default response format. Used to generate text responses.
@@ -660,19 +698,19 @@ public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, Expr
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? ResponseFormatText(from: decoder) {
+        if let value = decoder.attemptCase(ResponseFormatText.self) {
             self = .responseFormatText(value)
             return
         }
-        if let value = try? ResponseFormatJSONObject(from: decoder) {
+        if let value = decoder.attemptCase(ResponseFormatJSONObject.self) {
             self = .responseFormatJSONObject(value)
             return
         }
-        if let value = try? ResponseFormatJSONSchema(from: decoder) {
+        if let value = decoder.attemptCase(ResponseFormatJSONSchema.self) {
             self = .responseFormatJSONSchema(value)
             return
         }
@@ -702,7 +740,7 @@ public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, Expr
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiToolChoiceOption`.
-public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
+public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// `none` means the model will not call any tools and instead generates a message. `auto` means the model can pick between generating a message or calling one or more tools. `required` means the model must call one or more tools before responding to the user.
     case string(AssistantsAPIToolChoiceOption.StringValue)
     /// Specifies a tool the model should use. Use to force the model to call a specific tool.
@@ -714,11 +752,11 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? AssistantsAPIToolChoiceOption.StringValue(from: decoder) {
+        if let value = decoder.attemptCase(AssistantsAPIToolChoiceOption.StringValue.self) {
             self = .string(value)
             return
         }
-        if let value = try? AssistantsNamedToolChoice(from: decoder) {
+        if let value = decoder.attemptCase(AssistantsNamedToolChoice.self) {
             self = .assistantsNamedToolChoice(value)
             return
         }
@@ -762,11 +800,13 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable {
 /// Specifies a tool the model should use. Use to force the model to call a specific tool.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsNamedToolChoice`.
-public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
+public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of the tool. If type is `function`, the function name must be set
     public var type: AssistantsNamedToolChoice.TypeValue
     /// The `function` member.
     public var function: AssistantsNamedToolChoice.Function?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AssistantsNamedToolChoice`.
     ///
@@ -786,14 +826,16 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
         case function
     }
 
-    /// Decodes `AssistantsNamedToolChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantsNamedToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(AssistantsNamedToolChoice.TypeValue.self, forKey: .type)
-        self.function = try container.decodeIfPresent(AssistantsNamedToolChoice.Function.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(AssistantsNamedToolChoice.TypeValue.self, .type)
+        self.function = try reader.optional(AssistantsNamedToolChoice.Function.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -830,9 +872,11 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
     /// The `function` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantsNamedToolChoice/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
+    public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function to call.
         public var name: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Function`.
         ///
@@ -846,13 +890,15 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -868,7 +914,7 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable {
 /// The `CreateAssistantRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest`.
-public struct CreateAssistantRequest: Codable, Hashable, Sendable {
+public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
     public var model: CreateAssistantRequest.ModelValue
     /// The `name` member.
@@ -891,6 +937,8 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
     public var topP: Swift.Double?
     /// The `response_format` member.
     public var responseFormat: AssistantsAPIResponseFormatOption?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateAssistantRequest`.
     ///
@@ -946,23 +994,25 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes `CreateAssistantRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateAssistantRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(CreateAssistantRequest.ModelValue.self, forKey: .model)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-        self.tools = try container.decodeIfPresent([CreateAssistantRequest.ToolValue].self, forKey: .tools)
-        self.toolResources = try container.decodeIfPresent(CreateAssistantRequest.ToolResources.self, forKey: .toolResources)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(CreateAssistantRequest.ModelValue.self, .model)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+        self.tools = try reader.optional([CreateAssistantRequest.ToolValue].self, .tools)
+        self.toolResources = try reader.optional(CreateAssistantRequest.ToolResources.self, .toolResources)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, .responseFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1127,7 +1177,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `code_interpreter`
         case codeInterpreter(AssistantToolsCode)
         /// type: `file_search`
@@ -1169,11 +1219,13 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Hashable, Sendable {
+    public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `code_interpreter` member.
         public var codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter?
         /// The `file_search` member.
         public var fileSearch: CreateAssistantRequest.ToolResources.FileSearch?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
         ///
@@ -1193,14 +1245,16 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.codeInterpreter = try container.decodeIfPresent(CreateAssistantRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
-            self.fileSearch = try container.decodeIfPresent(CreateAssistantRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.codeInterpreter = try reader.optional(CreateAssistantRequest.ToolResources.CodeInterpreter.self, .codeInterpreter)
+            self.fileSearch = try reader.optional(CreateAssistantRequest.ToolResources.FileSearch.self, .fileSearch)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1215,9 +1269,11 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         /// The `code_interpreter` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Hashable, Sendable {
+        public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -1231,13 +1287,15 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1252,11 +1310,13 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
         /// The `file_search` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Hashable, Sendable {
+        public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
             /// A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FileSearch`.
             ///
@@ -1276,14 +1336,16 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                 case vectorStores = "vector_stores"
             }
 
-            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
-                self.vectorStores = try container.decodeIfPresent([CreateAssistantRequest.ToolResources.FileSearch.VectorStore].self, forKey: .vectorStores)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.vectorStoreIDs = try reader.optional([Swift.String].self, .vectorStoreIDs)
+                self.vectorStores = try reader.optional([CreateAssistantRequest.ToolResources.FileSearch.VectorStore].self, .vectorStores)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1298,13 +1360,15 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
             /// The `items` schema.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
-            public struct VectorStore: Codable, Hashable, Sendable {
+            public struct VectorStore: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
                 /// The `metadata` member.
                 public var metadata: Metadata?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `VectorStore`.
                 ///
@@ -1328,15 +1392,17 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     case metadata
                 }
 
-                /// Decodes `VectorStore` from its JSON object; members it does not declare are ignored.
+                /// Decodes `VectorStore` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-                    self.chunkingStrategy = try container.decodeIfPresent(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.self, forKey: .chunkingStrategy)
-                    self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                    self.chunkingStrategy = try reader.optional(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.self, .chunkingStrategy)
+                    self.metadata = try reader.optional(Metadata.self, .metadata)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -1354,7 +1420,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
-                public enum ChunkingStrategy: Codable, Hashable, Sendable {
+                public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
                     /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
                     case auto(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto)
                     /// type: `static`
@@ -1390,7 +1456,10 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`.
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/0`.
-                    public struct Auto: Codable, Hashable, Sendable {
+                    public struct Auto: Codable, Hashable, Sendable, SpecDeviationReporting {
+                        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                        public private(set) var specDeviations = SpecDeviations()
+
                         /// Creates a new `Auto`.
                         public init() {
                         }
@@ -1399,13 +1468,15 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes `Auto` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Auto` from its JSON object under the decoder's ``DecodingMode``; members it does
+                        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                         ///
-                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                        ///   of a member whose value does not fit its type.
+                        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                        ///   naming the coding path of a required member that is missing or of a member that does not fit.
                         public init(from decoder: any Decoder) throws {
-                            let container = try decoder.container(keyedBy: CodingKeys.self)
-                            try container.decodeConstant("auto", forKey: .type)
+                            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                            try reader.constant("auto", .type, required: true)
+                            self.specDeviations = reader.finish()
                         }
 
                         /// Encodes this value as its JSON object, constants included.
@@ -1420,9 +1491,11 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                     /// Static Chunking Strategy
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
-                    public struct Static: Codable, Hashable, Sendable {
+                    public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
                         /// The `static` member.
                         public var `static`: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
+                        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                        public private(set) var specDeviations = SpecDeviations()
 
                         /// Creates a new `Static`.
                         ///
@@ -1437,14 +1510,16 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes `Static` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
+                        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                         ///
-                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                        ///   of a member whose value does not fit its type.
+                        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                        ///   naming the coding path of a required member that is missing or of a member that does not fit.
                         public init(from decoder: any Decoder) throws {
-                            let container = try decoder.container(keyedBy: CodingKeys.self)
-                            try container.decodeConstant("static", forKey: .type)
-                            self.`static` = try container.decode(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue.self, forKey: .`static`)
+                            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                            try reader.constant("static", .type, required: true)
+                            self.`static` = try reader.required(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue.self, .`static`)
+                            self.specDeviations = reader.finish()
                         }
 
                         /// Encodes this value as its JSON object, constants included.
@@ -1459,13 +1534,15 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                         /// The `static` schema.
                         ///
                         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1/properties/static`.
-                        public struct StaticValue: Codable, Hashable, Sendable {
+                        public struct StaticValue: Codable, Hashable, Sendable, SpecDeviationReporting {
                             /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
                             public var maxChunkSizeTokens: Swift.Int
                             /// The number of tokens that overlap between chunks. The default value is `400`.
                             ///
                             /// Note that the overlap must not exceed half of `max_chunk_size_tokens`.
                             public var chunkOverlapTokens: Swift.Int
+                            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                            public private(set) var specDeviations = SpecDeviations()
 
                             /// Creates a new `StaticValue`.
                             ///
@@ -1485,14 +1562,16 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
                                 case chunkOverlapTokens = "chunk_overlap_tokens"
                             }
 
-                            /// Decodes `StaticValue` from its JSON object; members it does not declare are ignored.
+                            /// Decodes `StaticValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+                            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                             ///
-                            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                            ///   of a member whose value does not fit its type.
+                            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                            ///   naming the coding path of a required member that is missing or of a member that does not fit.
                             public init(from decoder: any Decoder) throws {
-                                let container = try decoder.container(keyedBy: CodingKeys.self)
-                                self.maxChunkSizeTokens = try container.decode(Swift.Int.self, forKey: .maxChunkSizeTokens)
-                                self.chunkOverlapTokens = try container.decode(Swift.Int.self, forKey: .chunkOverlapTokens)
+                                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                                self.maxChunkSizeTokens = try reader.required(Swift.Int.self, .maxChunkSizeTokens)
+                                self.chunkOverlapTokens = try reader.required(Swift.Int.self, .chunkOverlapTokens)
+                                self.specDeviations = reader.finish()
                             }
 
                             /// Encodes this value as its JSON object, constants included.
@@ -1514,7 +1593,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable {
 /// The `CreateMessageRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateMessageRequest`.
-public struct CreateMessageRequest: Codable, Hashable, Sendable {
+public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the entity that is creating the message. Allowed values include:
     /// - `user`: Indicates the message is sent by an actual user and should be used in most cases to represent user-generated messages.
     /// - `assistant`: Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
@@ -1525,6 +1604,8 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
     public var attachments: [CreateMessageRequest.AttachmentValue]?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateMessageRequest`.
     ///
@@ -1552,16 +1633,18 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `CreateMessageRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.role = try container.decode(CreateMessageRequest.RoleValue.self, forKey: .role)
-        self.content = try container.decode(CreateMessageRequest.ContentValue.self, forKey: .content)
-        self.attachments = try container.decodeIfPresent([CreateMessageRequest.AttachmentValue].self, forKey: .attachments)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.role = try reader.required(CreateMessageRequest.RoleValue.self, .role)
+        self.content = try reader.required(CreateMessageRequest.ContentValue.self, .content)
+        self.attachments = try reader.optional([CreateMessageRequest.AttachmentValue].self, .attachments)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1601,7 +1684,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
         /// An array of content parts with a defined type, each can be of type `text` or images can be passed with `image_url` or `image_file`. Image types are only supported on [Vision-compatible models](/docs/models).
@@ -1616,11 +1699,11 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [CreateMessageRequest.ContentValue.ArrayOfContentPart](from: decoder) {
+            if let value = decoder.attemptCase([CreateMessageRequest.ContentValue.ArrayOfContentPart].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -1643,7 +1726,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content/oneOf/1/items`.
-        public enum ArrayOfContentPart: Codable, Hashable, Sendable {
+        public enum ArrayOfContentPart: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
             case imageFile(MessageContentImageFileObject)
             /// References an image URL in the content of a message. (type: `image_url`)
@@ -1686,11 +1769,13 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items`.
-    public struct AttachmentValue: Codable, Hashable, Sendable {
+    public struct AttachmentValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the file to attach to the message.
         public var fileID: Swift.String?
         /// The tools to add this file to.
         public var tools: [CreateMessageRequest.AttachmentValue.ToolValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `AttachmentValue`.
         ///
@@ -1710,14 +1795,16 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
             case tools
         }
 
-        /// Decodes `AttachmentValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AttachmentValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.tools = try container.decodeIfPresent([CreateMessageRequest.AttachmentValue.ToolValue].self, forKey: .tools)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.tools = try reader.optional([CreateMessageRequest.AttachmentValue.ToolValue].self, .tools)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1734,7 +1821,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum ToolValue: Codable, Hashable, Sendable {
+        public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// type: `code_interpreter`
             case codeInterpreter(AssistantToolsCode)
             /// type: `file_search`
@@ -1773,7 +1860,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable {
 /// The `CreateRunRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateRunRequest`.
-public struct CreateRunRequest: Codable, Hashable, Sendable {
+public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
     /// The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
@@ -1816,6 +1903,8 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
     ///
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateRunRequest`.
     ///
@@ -1895,29 +1984,31 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes `CreateRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.assistantID = try container.decode(Swift.String.self, forKey: .assistantID)
-        self.model = try container.decodeIfPresent(CreateRunRequest.ModelValue.self, forKey: .model)
-        self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.additionalInstructions = try container.decodeIfPresent(Swift.String.self, forKey: .additionalInstructions)
-        self.additionalMessages = try container.decodeIfPresent([CreateMessageRequest].self, forKey: .additionalMessages)
-        self.tools = try container.decodeIfPresent([CreateRunRequest.ToolValue].self, forKey: .tools)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.maxPromptTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxPromptTokens)
-        self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.truncationStrategy = try container.decodeIfPresent(TruncationObject.self, forKey: .truncationStrategy)
-        self.toolChoice = try container.decodeIfPresent(AssistantsAPIToolChoiceOption.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(ParallelToolCalls.self, forKey: .parallelToolCalls)
-        self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.assistantID = try reader.required(Swift.String.self, .assistantID)
+        self.model = try reader.optional(CreateRunRequest.ModelValue.self, .model)
+        self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.additionalInstructions = try reader.optional(Swift.String.self, .additionalInstructions)
+        self.additionalMessages = try reader.optional([CreateMessageRequest].self, .additionalMessages)
+        self.tools = try reader.optional([CreateRunRequest.ToolValue].self, .tools)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.maxPromptTokens = try reader.optional(Swift.Int.self, .maxPromptTokens)
+        self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
+        self.truncationStrategy = try reader.optional(TruncationObject.self, .truncationStrategy)
+        self.toolChoice = try reader.optional(AssistantsAPIToolChoiceOption.self, .toolChoice)
+        self.parallelToolCalls = try reader.optional(ParallelToolCalls.self, .parallelToolCalls)
+        self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, .responseFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2088,7 +2179,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `code_interpreter`
         case codeInterpreter(AssistantToolsCode)
         /// type: `file_search`
@@ -2131,7 +2222,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable {
 /// The `CreateThreadAndRunRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest`.
-public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
+public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
     /// Options to create a new thread. If no thread is provided when running a
@@ -2173,6 +2264,8 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     ///
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateThreadAndRunRequest`.
     ///
@@ -2248,28 +2341,30 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes `CreateThreadAndRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateThreadAndRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.assistantID = try container.decode(Swift.String.self, forKey: .assistantID)
-        self.thread = try container.decodeIfPresent(CreateThreadRequest.self, forKey: .thread)
-        self.model = try container.decodeIfPresent(CreateThreadAndRunRequest.ModelValue.self, forKey: .model)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.tools = try container.decodeIfPresent([CreateThreadAndRunRequest.ToolValue].self, forKey: .tools)
-        self.toolResources = try container.decodeIfPresent(CreateThreadAndRunRequest.ToolResources.self, forKey: .toolResources)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.maxPromptTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxPromptTokens)
-        self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.truncationStrategy = try container.decodeIfPresent(TruncationObject.self, forKey: .truncationStrategy)
-        self.toolChoice = try container.decodeIfPresent(AssistantsAPIToolChoiceOption.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(ParallelToolCalls.self, forKey: .parallelToolCalls)
-        self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.assistantID = try reader.required(Swift.String.self, .assistantID)
+        self.thread = try reader.optional(CreateThreadRequest.self, .thread)
+        self.model = try reader.optional(CreateThreadAndRunRequest.ModelValue.self, .model)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.tools = try reader.optional([CreateThreadAndRunRequest.ToolValue].self, .tools)
+        self.toolResources = try reader.optional(CreateThreadAndRunRequest.ToolResources.self, .toolResources)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.maxPromptTokens = try reader.optional(Swift.Int.self, .maxPromptTokens)
+        self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
+        self.truncationStrategy = try reader.optional(TruncationObject.self, .truncationStrategy)
+        self.toolChoice = try reader.optional(AssistantsAPIToolChoiceOption.self, .toolChoice)
+        self.parallelToolCalls = try reader.optional(ParallelToolCalls.self, .parallelToolCalls)
+        self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, .responseFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2427,7 +2522,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `code_interpreter`
         case codeInterpreter(AssistantToolsCode)
         /// type: `file_search`
@@ -2469,11 +2564,13 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources`.
-    public struct ToolResources: Codable, Hashable, Sendable {
+    public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `code_interpreter` member.
         public var codeInterpreter: CreateThreadAndRunRequest.ToolResources.CodeInterpreter?
         /// The `file_search` member.
         public var fileSearch: CreateThreadAndRunRequest.ToolResources.FileSearch?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
         ///
@@ -2493,14 +2590,16 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.codeInterpreter = try container.decodeIfPresent(CreateThreadAndRunRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
-            self.fileSearch = try container.decodeIfPresent(CreateThreadAndRunRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.codeInterpreter = try reader.optional(CreateThreadAndRunRequest.ToolResources.CodeInterpreter.self, .codeInterpreter)
+            self.fileSearch = try reader.optional(CreateThreadAndRunRequest.ToolResources.FileSearch.self, .fileSearch)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2515,9 +2614,11 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         /// The `code_interpreter` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Hashable, Sendable {
+        public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -2531,13 +2632,15 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2552,9 +2655,11 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
         /// The `file_search` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/file_search`.
-        public struct FileSearch: Codable, Hashable, Sendable {
+        public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FileSearch`.
             ///
@@ -2568,13 +2673,15 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.vectorStoreIDs = try reader.optional([Swift.String].self, .vectorStoreIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2592,13 +2699,15 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable {
 /// request, an empty thread will be created.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateThreadRequest`.
-public struct CreateThreadRequest: Codable, Hashable, Sendable {
+public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of [messages](/docs/api-reference/messages) to start the thread with.
     public var messages: [CreateMessageRequest]?
     /// The `tool_resources` member.
     public var toolResources: CreateThreadRequest.ToolResources?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateThreadRequest`.
     ///
@@ -2622,15 +2731,17 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `CreateThreadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateThreadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.messages = try container.decodeIfPresent([CreateMessageRequest].self, forKey: .messages)
-        self.toolResources = try container.decodeIfPresent(CreateThreadRequest.ToolResources.self, forKey: .toolResources)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.messages = try reader.optional([CreateMessageRequest].self, .messages)
+        self.toolResources = try reader.optional(CreateThreadRequest.ToolResources.self, .toolResources)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2646,11 +2757,13 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Hashable, Sendable {
+    public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `code_interpreter` member.
         public var codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter?
         /// The `file_search` member.
         public var fileSearch: CreateThreadRequest.ToolResources.FileSearch?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
         ///
@@ -2670,14 +2783,16 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.codeInterpreter = try container.decodeIfPresent(CreateThreadRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
-            self.fileSearch = try container.decodeIfPresent(CreateThreadRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.codeInterpreter = try reader.optional(CreateThreadRequest.ToolResources.CodeInterpreter.self, .codeInterpreter)
+            self.fileSearch = try reader.optional(CreateThreadRequest.ToolResources.FileSearch.self, .fileSearch)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2692,9 +2807,11 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
         /// The `code_interpreter` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Hashable, Sendable {
+        public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -2708,13 +2825,15 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2729,11 +2848,13 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
         /// The `file_search` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Hashable, Sendable {
+        public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
             /// A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FileSearch`.
             ///
@@ -2753,14 +2874,16 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                 case vectorStores = "vector_stores"
             }
 
-            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
-                self.vectorStores = try container.decodeIfPresent([CreateThreadRequest.ToolResources.FileSearch.VectorStore].self, forKey: .vectorStores)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.vectorStoreIDs = try reader.optional([Swift.String].self, .vectorStoreIDs)
+                self.vectorStores = try reader.optional([CreateThreadRequest.ToolResources.FileSearch.VectorStore].self, .vectorStores)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2775,13 +2898,15 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
             /// The `items` schema.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
-            public struct VectorStore: Codable, Hashable, Sendable {
+            public struct VectorStore: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
                 /// The `metadata` member.
                 public var metadata: Metadata?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `VectorStore`.
                 ///
@@ -2805,15 +2930,17 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     case metadata
                 }
 
-                /// Decodes `VectorStore` from its JSON object; members it does not declare are ignored.
+                /// Decodes `VectorStore` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-                    self.chunkingStrategy = try container.decodeIfPresent(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.self, forKey: .chunkingStrategy)
-                    self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                    self.chunkingStrategy = try reader.optional(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.self, .chunkingStrategy)
+                    self.metadata = try reader.optional(Metadata.self, .metadata)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -2831,7 +2958,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
-                public enum ChunkingStrategy: Codable, Hashable, Sendable {
+                public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
                     /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
                     case auto(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto)
                     /// type: `static`
@@ -2867,7 +2994,10 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`.
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/0`.
-                    public struct Auto: Codable, Hashable, Sendable {
+                    public struct Auto: Codable, Hashable, Sendable, SpecDeviationReporting {
+                        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                        public private(set) var specDeviations = SpecDeviations()
+
                         /// Creates a new `Auto`.
                         public init() {
                         }
@@ -2876,13 +3006,15 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes `Auto` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Auto` from its JSON object under the decoder's ``DecodingMode``; members it does
+                        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                         ///
-                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                        ///   of a member whose value does not fit its type.
+                        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                        ///   naming the coding path of a required member that is missing or of a member that does not fit.
                         public init(from decoder: any Decoder) throws {
-                            let container = try decoder.container(keyedBy: CodingKeys.self)
-                            try container.decodeConstant("auto", forKey: .type)
+                            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                            try reader.constant("auto", .type, required: true)
+                            self.specDeviations = reader.finish()
                         }
 
                         /// Encodes this value as its JSON object, constants included.
@@ -2897,9 +3029,11 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                     /// Static Chunking Strategy
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
-                    public struct Static: Codable, Hashable, Sendable {
+                    public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
                         /// The `static` member.
                         public var `static`: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
+                        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                        public private(set) var specDeviations = SpecDeviations()
 
                         /// Creates a new `Static`.
                         ///
@@ -2914,14 +3048,16 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                             case type
                         }
 
-                        /// Decodes `Static` from its JSON object; members it does not declare are ignored.
+                        /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
+                        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                         ///
-                        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                        ///   of a member whose value does not fit its type.
+                        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                        ///   naming the coding path of a required member that is missing or of a member that does not fit.
                         public init(from decoder: any Decoder) throws {
-                            let container = try decoder.container(keyedBy: CodingKeys.self)
-                            try container.decodeConstant("static", forKey: .type)
-                            self.`static` = try container.decode(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue.self, forKey: .`static`)
+                            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                            try reader.constant("static", .type, required: true)
+                            self.`static` = try reader.required(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue.self, .`static`)
+                            self.specDeviations = reader.finish()
                         }
 
                         /// Encodes this value as its JSON object, constants included.
@@ -2936,13 +3072,15 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                         /// The `static` schema.
                         ///
                         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1/properties/static`.
-                        public struct StaticValue: Codable, Hashable, Sendable {
+                        public struct StaticValue: Codable, Hashable, Sendable, SpecDeviationReporting {
                             /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
                             public var maxChunkSizeTokens: Swift.Int
                             /// The number of tokens that overlap between chunks. The default value is `400`.
                             ///
                             /// Note that the overlap must not exceed half of `max_chunk_size_tokens`.
                             public var chunkOverlapTokens: Swift.Int
+                            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                            public private(set) var specDeviations = SpecDeviations()
 
                             /// Creates a new `StaticValue`.
                             ///
@@ -2962,14 +3100,16 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
                                 case chunkOverlapTokens = "chunk_overlap_tokens"
                             }
 
-                            /// Decodes `StaticValue` from its JSON object; members it does not declare are ignored.
+                            /// Decodes `StaticValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+                            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                             ///
-                            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                            ///   of a member whose value does not fit its type.
+                            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                            ///   naming the coding path of a required member that is missing or of a member that does not fit.
                             public init(from decoder: any Decoder) throws {
-                                let container = try decoder.container(keyedBy: CodingKeys.self)
-                                self.maxChunkSizeTokens = try container.decode(Swift.Int.self, forKey: .maxChunkSizeTokens)
-                                self.chunkOverlapTokens = try container.decode(Swift.Int.self, forKey: .chunkOverlapTokens)
+                                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                                self.maxChunkSizeTokens = try reader.required(Swift.Int.self, .maxChunkSizeTokens)
+                                self.chunkOverlapTokens = try reader.required(Swift.Int.self, .chunkOverlapTokens)
+                                self.specDeviations = reader.finish()
                             }
 
                             /// Encodes this value as its JSON object, constants included.
@@ -2991,11 +3131,13 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable {
 /// The `DeleteAssistantResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteAssistantResponse`.
-public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
+public struct DeleteAssistantResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteAssistantResponse`.
     ///
@@ -3016,15 +3158,17 @@ public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteAssistantResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteAssistantResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("assistant.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("assistant.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3041,11 +3185,13 @@ public struct DeleteAssistantResponse: Codable, Hashable, Sendable {
 /// The `DeleteMessageResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteMessageResponse`.
-public struct DeleteMessageResponse: Codable, Hashable, Sendable {
+public struct DeleteMessageResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteMessageResponse`.
     ///
@@ -3066,15 +3212,17 @@ public struct DeleteMessageResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteMessageResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteMessageResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.message.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.message.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3091,11 +3239,13 @@ public struct DeleteMessageResponse: Codable, Hashable, Sendable {
 /// The `DeleteThreadResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteThreadResponse`.
-public struct DeleteThreadResponse: Codable, Hashable, Sendable {
+public struct DeleteThreadResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteThreadResponse`.
     ///
@@ -3116,15 +3266,17 @@ public struct DeleteThreadResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteThreadResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteThreadResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3162,11 +3314,13 @@ public struct FileSearchRanker: OpenEnum {
 /// See the [file search tool documentation](/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchRankingOptions`.
-public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
+public struct FileSearchRankingOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search. If not specified will use the `auto` ranker.
     public var ranker: FileSearchRanker?
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
     public var scoreThreshold: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileSearchRankingOptions`.
     ///
@@ -3186,14 +3340,16 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
         case scoreThreshold = "score_threshold"
     }
 
-    /// Decodes `FileSearchRankingOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileSearchRankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.ranker = try container.decodeIfPresent(FileSearchRanker.self, forKey: .ranker)
-        self.scoreThreshold = try container.decode(Swift.Double.self, forKey: .scoreThreshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.ranker = try reader.optional(FileSearchRanker.self, .ranker)
+        self.scoreThreshold = try reader.required(Swift.Double.self, .scoreThreshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3209,7 +3365,7 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable {
 /// The `ListAssistantsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListAssistantsResponse`.
-public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListAssistantsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -3220,6 +3376,8 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListAssistantsResponse`.
     ///
@@ -3251,17 +3409,19 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes `ListAssistantsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListAssistantsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([AssistantObject].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([AssistantObject].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3287,7 +3447,7 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, CursorPage {
 /// The `ListMessagesResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListMessagesResponse`.
-public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListMessagesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -3298,6 +3458,8 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListMessagesResponse`.
     ///
@@ -3329,17 +3491,19 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes `ListMessagesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListMessagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([MessageObject].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([MessageObject].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3365,7 +3529,7 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, CursorPage {
 /// The `ListRunStepsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListRunStepsResponse`.
-public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListRunStepsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -3376,6 +3540,8 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListRunStepsResponse`.
     ///
@@ -3407,17 +3573,19 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes `ListRunStepsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListRunStepsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([RunStepObject].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([RunStepObject].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3443,7 +3611,7 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, CursorPage {
 /// The `ListRunsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListRunsResponse`.
-public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListRunsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -3454,6 +3622,8 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListRunsResponse`.
     ///
@@ -3485,17 +3655,19 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes `ListRunsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListRunsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([RunObject].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([RunObject].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3521,9 +3693,11 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, CursorPage {
 /// References an image [File](/docs/api-reference/files) in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject`.
-public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
+public struct MessageContentImageFileObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_file` member.
     public var imageFile: MessageContentImageFileObject.ImageFile
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentImageFileObject`.
     ///
@@ -3538,14 +3712,16 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageContentImageFileObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentImageFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_file", forKey: .type)
-        self.imageFile = try container.decode(MessageContentImageFileObject.ImageFile.self, forKey: .imageFile)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_file", .type, required: true)
+        self.imageFile = try reader.required(MessageContentImageFileObject.ImageFile.self, .imageFile)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3560,11 +3736,13 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
     /// The `image_file` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject/properties/image_file`.
-    public struct ImageFile: Codable, Hashable, Sendable {
+    public struct ImageFile: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageContentImageFileObject.ImageFile.Detail?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ImageFile`.
         ///
@@ -3584,14 +3762,16 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes `ImageFile` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageFile` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-            self.detail = try container.decodeIfPresent(MessageContentImageFileObject.ImageFile.Detail.self, forKey: .detail)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.required(Swift.String.self, .fileID)
+            self.detail = try reader.optional(MessageContentImageFileObject.ImageFile.Detail.self, .detail)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3630,9 +3810,11 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable {
 /// References an image URL in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject`.
-public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
+public struct MessageContentImageURLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_url` member.
     public var imageURL: MessageContentImageURLObject.ImageURL
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentImageURLObject`.
     ///
@@ -3647,14 +3829,16 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageContentImageURLObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentImageURLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_url", forKey: .type)
-        self.imageURL = try container.decode(MessageContentImageURLObject.ImageURL.self, forKey: .imageURL)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_url", .type, required: true)
+        self.imageURL = try reader.required(MessageContentImageURLObject.ImageURL.self, .imageURL)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3669,11 +3853,13 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
     /// The `image_url` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject/properties/image_url`.
-    public struct ImageURL: Codable, Hashable, Sendable {
+    public struct ImageURL: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
         public var url: Swift.String
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`. Default value is `auto`
         public var detail: MessageContentImageURLObject.ImageURL.Detail?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ImageURL`.
         ///
@@ -3693,14 +3879,16 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.url = try container.decode(Swift.String.self, forKey: .url)
-            self.detail = try container.decodeIfPresent(MessageContentImageURLObject.ImageURL.Detail.self, forKey: .detail)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.url = try reader.required(Swift.String.self, .url)
+            self.detail = try reader.optional(MessageContentImageURLObject.ImageURL.Detail.self, .detail)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3739,9 +3927,11 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable {
 /// The refusal content generated by the assistant.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentRefusalObject`.
-public struct MessageContentRefusalObject: Codable, Hashable, Sendable {
+public struct MessageContentRefusalObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `refusal` member.
     public var refusal: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentRefusalObject`.
     ///
@@ -3756,14 +3946,16 @@ public struct MessageContentRefusalObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageContentRefusalObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentRefusalObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("refusal", forKey: .type)
-        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("refusal", .type, required: true)
+        self.refusal = try reader.required(Swift.String.self, .refusal)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3773,211 +3965,5 @@ public struct MessageContentRefusalObject: Codable, Hashable, Sendable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("refusal", forKey: .type)
         try container.encode(self.refusal, forKey: .refusal)
-    }
-}
-
-/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
-public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable {
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String
-    /// The `file_citation` member.
-    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
-    /// The `start_index` member.
-    public var startIndex: Swift.Int
-    /// The `end_index` member.
-    public var endIndex: Swift.Int
-
-    /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - fileCitation: The `file_citation` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
-    public init(
-        text: Swift.String,
-        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int
-    ) {
-        self.text = text
-        self.fileCitation = fileCitation
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case fileCitation = "file_citation"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case type
-    }
-
-    /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.fileCitation = try container.decode(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, forKey: .fileCitation)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.fileCitation, forKey: .fileCitation)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-    }
-
-    /// The `file_citation` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
-    public struct FileCitation: Codable, Hashable, Sendable {
-        /// The ID of the specific File the citation is from.
-        public var fileID: Swift.String
-
-        /// Creates a new `FileCitation`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the specific File the citation is from.
-        public init(fileID: Swift.String) {
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-        }
-
-        /// Decodes `FileCitation` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
-/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
-public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable {
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String
-    /// The `file_path` member.
-    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
-    /// The `start_index` member.
-    public var startIndex: Swift.Int
-    /// The `end_index` member.
-    public var endIndex: Swift.Int
-
-    /// Creates a new `MessageContentTextAnnotationsFilePathObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: The `file_path` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
-    public init(
-        text: Swift.String,
-        filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int
-    ) {
-        self.text = text
-        self.filePath = filePath
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case filePath = "file_path"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case type
-    }
-
-    /// Decodes `MessageContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_path", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.filePath = try container.decode(MessageContentTextAnnotationsFilePathObject.FilePathValue.self, forKey: .filePath)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_path", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.filePath, forKey: .filePath)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-    }
-
-    /// The `file_path` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePathValue: Codable, Hashable, Sendable {
-        /// The ID of the file that was generated.
-        public var fileID: Swift.String
-
-        /// Creates a new `FilePathValue`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the file that was generated.
-        public init(fileID: Swift.String) {
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-        }
-
-        /// Decodes `FilePathValue` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.fileID, forKey: .fileID)
-        }
     }
 }

@@ -3,12 +3,236 @@
 
 import Foundation
 
+/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
+///
+/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
+public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String
+    /// The `file_citation` member.
+    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
+    /// The `start_index` member.
+    public var startIndex: Swift.Int
+    /// The `end_index` member.
+    public var endIndex: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
+    ///
+    /// - Parameters:
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - fileCitation: The `file_citation` member.
+    ///   - startIndex: The `start_index` member.
+    ///   - endIndex: The `end_index` member.
+    public init(
+        text: Swift.String,
+        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int
+    ) {
+        self.text = text
+        self.fileCitation = fileCitation
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case fileCitation = "file_citation"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case type
+    }
+
+    /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.fileCitation = try reader.required(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, .fileCitation)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.fileCitation, forKey: .fileCitation)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+    }
+
+    /// The `file_citation` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
+    public struct FileCitation: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The ID of the specific File the citation is from.
+        public var fileID: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FileCitation`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the specific File the citation is from.
+        public init(fileID: Swift.String) {
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+        }
+
+        /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.required(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.fileID, forKey: .fileID)
+        }
+    }
+}
+
+/// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
+///
+/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
+public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String
+    /// The `file_path` member.
+    public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
+    /// The `start_index` member.
+    public var startIndex: Swift.Int
+    /// The `end_index` member.
+    public var endIndex: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageContentTextAnnotationsFilePathObject`.
+    ///
+    /// - Parameters:
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - filePath: The `file_path` member.
+    ///   - startIndex: The `start_index` member.
+    ///   - endIndex: The `end_index` member.
+    public init(
+        text: Swift.String,
+        filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int
+    ) {
+        self.text = text
+        self.filePath = filePath
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case filePath = "file_path"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case type
+    }
+
+    /// Decodes `MessageContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_path", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.filePath = try reader.required(MessageContentTextAnnotationsFilePathObject.FilePathValue.self, .filePath)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_path", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.filePath, forKey: .filePath)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+    }
+
+    /// The `file_path` schema.
+    ///
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
+    public struct FilePathValue: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The ID of the file that was generated.
+        public var fileID: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FilePathValue`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the file that was generated.
+        public init(fileID: Swift.String) {
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+        }
+
+        /// Decodes `FilePathValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.required(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.fileID, forKey: .fileID)
+        }
+    }
+}
+
 /// The text content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentTextObject`.
-public struct MessageContentTextObject: Codable, Hashable, Sendable {
+public struct MessageContentTextObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `text` member.
     public var text: MessageContentTextObject.Text
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentTextObject`.
     ///
@@ -23,14 +247,16 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageContentTextObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(MessageContentTextObject.Text.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.text = try reader.required(MessageContentTextObject.Text.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -45,11 +271,13 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
     /// The `text` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text`.
-    public struct Text: Codable, Hashable, Sendable {
+    public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The data that makes up the text.
         public var value: Swift.String
         /// The `annotations` member.
         public var annotations: [MessageContentTextObject.Text.AnnotationValue]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Text`.
         ///
@@ -69,14 +297,16 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
             case annotations
         }
 
-        /// Decodes `Text` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.value = try container.decode(Swift.String.self, forKey: .value)
-            self.annotations = try container.decodeIfPresent([MessageContentTextObject.Text.AnnotationValue].self, forKey: .annotations) ?? []
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.value = try reader.required(Swift.String.self, .value)
+            self.annotations = try reader.required([MessageContentTextObject.Text.AnnotationValue].self, .annotations)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -93,7 +323,7 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text/properties/annotations/items`.
-        public enum AnnotationValue: Codable, Hashable, Sendable {
+        public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files. (type: `file_citation`)
             case fileCitation(MessageContentTextAnnotationsFileCitationObject)
             /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. (type: `file_path`)
@@ -132,7 +362,7 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable {
 /// Represents a message within a [thread](/docs/api-reference/threads).
 ///
 /// - Remark: Generated from `#/components/schemas/MessageObject`.
-public struct MessageObject: Codable, Hashable, Sendable {
+public struct MessageObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the message was created.
@@ -159,6 +389,8 @@ public struct MessageObject: Codable, Hashable, Sendable {
     public var attachments: [MessageObject.AttachmentValue]?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageObject`.
     ///
@@ -223,26 +455,28 @@ public struct MessageObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `MessageObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.message", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.status = try container.decode(MessageObject.Status.self, forKey: .status)
-        self.incompleteDetails = try container.decodeIfPresent(MessageObject.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
-        self.incompleteAt = try container.decodeIfPresent(Swift.Int.self, forKey: .incompleteAt)
-        self.role = try container.decode(MessageObject.RoleValue.self, forKey: .role)
-        self.content = try container.decodeIfPresent([MessageObject.ContentItem].self, forKey: .content) ?? []
-        self.assistantID = try container.decodeIfPresent(Swift.String.self, forKey: .assistantID)
-        self.runID = try container.decodeIfPresent(Swift.String.self, forKey: .runID)
-        self.attachments = try container.decodeIfPresent([MessageObject.AttachmentValue].self, forKey: .attachments)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.message", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.status = try reader.required(MessageObject.Status.self, .status)
+        self.incompleteDetails = try reader.optional(MessageObject.IncompleteDetails.self, .incompleteDetails)
+        self.completedAt = try reader.optional(Swift.Int.self, .completedAt)
+        self.incompleteAt = try reader.optional(Swift.Int.self, .incompleteAt)
+        self.role = try reader.required(MessageObject.RoleValue.self, .role)
+        self.content = try reader.required([MessageObject.ContentItem].self, .content)
+        self.assistantID = try reader.optional(Swift.String.self, .assistantID)
+        self.runID = try reader.optional(Swift.String.self, .runID)
+        self.attachments = try reader.optional([MessageObject.AttachmentValue].self, .attachments)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -291,9 +525,11 @@ public struct MessageObject: Codable, Hashable, Sendable {
     /// On an incomplete message, details about why the message is incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Hashable, Sendable {
+    public struct IncompleteDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The reason the message is incomplete.
         public var reason: MessageObject.IncompleteDetails.Reason
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -307,13 +543,15 @@ public struct MessageObject: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reason = try container.decode(MessageObject.IncompleteDetails.Reason.self, forKey: .reason)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reason = try reader.required(MessageObject.IncompleteDetails.Reason.self, .reason)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -377,7 +615,7 @@ public struct MessageObject: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
         case imageFile(MessageContentImageFileObject)
         /// References an image URL in the content of a message. (type: `image_url`)
@@ -424,11 +662,13 @@ public struct MessageObject: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
-    public struct AttachmentValue: Codable, Hashable, Sendable {
+    public struct AttachmentValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the file to attach to the message.
         public var fileID: Swift.String?
         /// The tools to add this file to.
         public var tools: [MessageObject.AttachmentValue.ToolValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `AttachmentValue`.
         ///
@@ -448,14 +688,16 @@ public struct MessageObject: Codable, Hashable, Sendable {
             case tools
         }
 
-        /// Decodes `AttachmentValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AttachmentValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.tools = try container.decodeIfPresent([MessageObject.AttachmentValue.ToolValue].self, forKey: .tools)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.tools = try reader.optional([MessageObject.AttachmentValue.ToolValue].self, .tools)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -472,7 +714,7 @@ public struct MessageObject: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
-        public enum ToolValue: Codable, Hashable, Sendable {
+        public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// type: `code_interpreter`
             case codeInterpreter(AssistantToolsCode)
             /// type: `file_search`
@@ -511,9 +753,11 @@ public struct MessageObject: Codable, Hashable, Sendable {
 /// The text content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageRequestContentTextObject`.
-public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
+public struct MessageRequestContentTextObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Text content to be sent to the model
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageRequestContentTextObject`.
     ///
@@ -528,14 +772,16 @@ public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageRequestContentTextObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageRequestContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -551,7 +797,7 @@ public struct MessageRequestContentTextObject: Codable, Hashable, Sendable {
 /// The `ModifyAssistantRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest`.
-public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
+public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
     public var model: ModifyAssistantRequest.ModelValue?
     /// The `reasoning_effort` member.
@@ -574,6 +820,8 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     public var topP: Swift.Double?
     /// The `response_format` member.
     public var responseFormat: AssistantsAPIResponseFormatOption?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyAssistantRequest`.
     ///
@@ -629,23 +877,25 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         case responseFormat = "response_format"
     }
 
-    /// Decodes `ModifyAssistantRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyAssistantRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(ModifyAssistantRequest.ModelValue.self, forKey: .model)
-        self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.tools = try container.decodeIfPresent([ModifyAssistantRequest.ToolValue].self, forKey: .tools)
-        self.toolResources = try container.decodeIfPresent(ModifyAssistantRequest.ToolResources.self, forKey: .toolResources)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(ModifyAssistantRequest.ModelValue.self, .model)
+        self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.tools = try reader.optional([ModifyAssistantRequest.ToolValue].self, .tools)
+        self.toolResources = try reader.optional(ModifyAssistantRequest.ToolResources.self, .toolResources)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, .responseFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -810,7 +1060,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `code_interpreter`
         case codeInterpreter(AssistantToolsCode)
         /// type: `file_search`
@@ -852,11 +1102,13 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Hashable, Sendable {
+    public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `code_interpreter` member.
         public var codeInterpreter: ModifyAssistantRequest.ToolResources.CodeInterpreter?
         /// The `file_search` member.
         public var fileSearch: ModifyAssistantRequest.ToolResources.FileSearch?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
         ///
@@ -876,14 +1128,16 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.codeInterpreter = try container.decodeIfPresent(ModifyAssistantRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
-            self.fileSearch = try container.decodeIfPresent(ModifyAssistantRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.codeInterpreter = try reader.optional(ModifyAssistantRequest.ToolResources.CodeInterpreter.self, .codeInterpreter)
+            self.fileSearch = try reader.optional(ModifyAssistantRequest.ToolResources.FileSearch.self, .fileSearch)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -898,9 +1152,11 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         /// The `code_interpreter` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Hashable, Sendable {
+        public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Overrides the list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -914,13 +1170,15 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -935,9 +1193,11 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
         /// The `file_search` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Hashable, Sendable {
+        public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Overrides the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FileSearch`.
             ///
@@ -951,13 +1211,15 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.vectorStoreIDs = try reader.optional([Swift.String].self, .vectorStoreIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -974,9 +1236,11 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable {
 /// The `ModifyMessageRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ModifyMessageRequest`.
-public struct ModifyMessageRequest: Codable, Hashable, Sendable {
+public struct ModifyMessageRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyMessageRequest`.
     ///
@@ -990,13 +1254,15 @@ public struct ModifyMessageRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `ModifyMessageRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyMessageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1011,9 +1277,11 @@ public struct ModifyMessageRequest: Codable, Hashable, Sendable {
 /// The `ModifyRunRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ModifyRunRequest`.
-public struct ModifyRunRequest: Codable, Hashable, Sendable {
+public struct ModifyRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyRunRequest`.
     ///
@@ -1027,13 +1295,15 @@ public struct ModifyRunRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `ModifyRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1048,11 +1318,13 @@ public struct ModifyRunRequest: Codable, Hashable, Sendable {
 /// The `ModifyThreadRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest`.
-public struct ModifyThreadRequest: Codable, Hashable, Sendable {
+public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `tool_resources` member.
     public var toolResources: ModifyThreadRequest.ToolResources?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyThreadRequest`.
     ///
@@ -1072,14 +1344,16 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `ModifyThreadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyThreadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolResources = try container.decodeIfPresent(ModifyThreadRequest.ToolResources.self, forKey: .toolResources)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.toolResources = try reader.optional(ModifyThreadRequest.ToolResources.self, .toolResources)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1094,11 +1368,13 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Hashable, Sendable {
+    public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `code_interpreter` member.
         public var codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter?
         /// The `file_search` member.
         public var fileSearch: ModifyThreadRequest.ToolResources.FileSearch?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
         ///
@@ -1118,14 +1394,16 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.codeInterpreter = try container.decodeIfPresent(ModifyThreadRequest.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
-            self.fileSearch = try container.decodeIfPresent(ModifyThreadRequest.ToolResources.FileSearch.self, forKey: .fileSearch)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.codeInterpreter = try reader.optional(ModifyThreadRequest.ToolResources.CodeInterpreter.self, .codeInterpreter)
+            self.fileSearch = try reader.optional(ModifyThreadRequest.ToolResources.FileSearch.self, .fileSearch)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1140,9 +1418,11 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
         /// The `code_interpreter` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Hashable, Sendable {
+        public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -1156,13 +1436,15 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1177,9 +1459,11 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
         /// The `file_search` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Hashable, Sendable {
+        public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FileSearch`.
             ///
@@ -1193,13 +1477,15 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.vectorStoreIDs = try reader.optional([Swift.String].self, .vectorStoreIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1216,13 +1502,15 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable {
 /// Usage statistics related to the run. This value will be `null` if the run is not in a terminal state (i.e. `in_progress`, `queued`, etc.).
 ///
 /// - Remark: Generated from `#/components/schemas/RunCompletionUsage/anyOf/0`.
-public struct RunCompletionUsage: Codable, Hashable, Sendable {
+public struct RunCompletionUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Number of completion tokens used over the course of the run.
     public var completionTokens: Swift.Int
     /// Number of prompt tokens used over the course of the run.
     public var promptTokens: Swift.Int
     /// Total number of tokens used (prompt + completion).
     public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunCompletionUsage`.
     ///
@@ -1246,15 +1534,17 @@ public struct RunCompletionUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes `RunCompletionUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
-        self.promptTokens = try container.decode(Swift.Int.self, forKey: .promptTokens)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.completionTokens = try reader.required(Swift.Int.self, .completionTokens)
+        self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1271,7 +1561,7 @@ public struct RunCompletionUsage: Codable, Hashable, Sendable {
 /// Represents an execution run on a [thread](/docs/api-reference/threads).
 ///
 /// - Remark: Generated from `#/components/schemas/RunObject`.
-public struct RunObject: Codable, Hashable, Sendable {
+public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the run was created.
@@ -1330,6 +1620,8 @@ public struct RunObject: Codable, Hashable, Sendable {
     ///
     /// **Important:** when using JSON mode, you **must** also instruct the model to produce JSON yourself via a system or user message. Without this, the model may generate an unending stream of whitespace until the generation reaches the token limit, resulting in a long-running and seemingly "stuck" request. Also note that the message content may be partially cut off if `finish_reason="length"`, which indicates the generation exceeded `max_tokens` or the conversation exceeded the max context length.
     public var responseFormat: AssistantsAPIResponseFormatOption?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunObject`.
     ///
@@ -1446,39 +1738,41 @@ public struct RunObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RunObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.run", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.assistantID = try container.decode(Swift.String.self, forKey: .assistantID)
-        self.status = try container.decode(RunObject.Status.self, forKey: .status)
-        self.requiredAction = try container.decodeIfPresent(RunObject.RequiredAction.self, forKey: .requiredAction)
-        self.lastError = try container.decodeIfPresent(RunObject.LastError.self, forKey: .lastError)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.startedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .startedAt)
-        self.cancelledAt = try container.decodeIfPresent(Swift.Int.self, forKey: .cancelledAt)
-        self.failedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .failedAt)
-        self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
-        self.incompleteDetails = try container.decodeIfPresent(RunObject.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.tools = try container.decodeIfPresent([RunObject.ToolValue].self, forKey: .tools) ?? []
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.usage = try container.decodeIfPresent(RunCompletionUsage.self, forKey: .usage)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.maxPromptTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxPromptTokens)
-        self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.truncationStrategy = try container.decode(TruncationObject.self, forKey: .truncationStrategy)
-        self.toolChoice = try container.decode(AssistantsAPIToolChoiceOption.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decode(ParallelToolCalls.self, forKey: .parallelToolCalls)
-        self.responseFormat = try container.decodeIfPresent(AssistantsAPIResponseFormatOption.self, forKey: .responseFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.run", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.assistantID = try reader.required(Swift.String.self, .assistantID)
+        self.status = try reader.required(RunObject.Status.self, .status)
+        self.requiredAction = try reader.optional(RunObject.RequiredAction.self, .requiredAction)
+        self.lastError = try reader.optional(RunObject.LastError.self, .lastError)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.startedAt = try reader.optional(Swift.Int.self, .startedAt)
+        self.cancelledAt = try reader.optional(Swift.Int.self, .cancelledAt)
+        self.failedAt = try reader.optional(Swift.Int.self, .failedAt)
+        self.completedAt = try reader.optional(Swift.Int.self, .completedAt)
+        self.incompleteDetails = try reader.optional(RunObject.IncompleteDetails.self, .incompleteDetails)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.tools = try reader.required([RunObject.ToolValue].self, .tools)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.usage = try reader.optional(RunCompletionUsage.self, .usage)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.maxPromptTokens = try reader.optional(Swift.Int.self, .maxPromptTokens)
+        self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
+        self.truncationStrategy = try reader.required(TruncationObject.self, .truncationStrategy)
+        self.toolChoice = try reader.required(AssistantsAPIToolChoiceOption.self, .toolChoice)
+        self.parallelToolCalls = try reader.required(ParallelToolCalls.self, .parallelToolCalls)
+        self.responseFormat = try reader.optional(AssistantsAPIResponseFormatOption.self, .responseFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1558,9 +1852,11 @@ public struct RunObject: Codable, Hashable, Sendable {
     /// Details on the action required to continue the run. Will be `null` if no action is required.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/required_action`.
-    public struct RequiredAction: Codable, Hashable, Sendable {
+    public struct RequiredAction: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Details on the tool outputs needed for this run to continue.
         public var submitToolOutputs: RunObject.RequiredAction.SubmitToolOutputs
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RequiredAction`.
         ///
@@ -1575,14 +1871,16 @@ public struct RunObject: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `RequiredAction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RequiredAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("submit_tool_outputs", forKey: .type)
-            self.submitToolOutputs = try container.decode(RunObject.RequiredAction.SubmitToolOutputs.self, forKey: .submitToolOutputs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("submit_tool_outputs", .type, required: true)
+            self.submitToolOutputs = try reader.required(RunObject.RequiredAction.SubmitToolOutputs.self, .submitToolOutputs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1597,9 +1895,11 @@ public struct RunObject: Codable, Hashable, Sendable {
         /// Details on the tool outputs needed for this run to continue.
         ///
         /// - Remark: Generated from `#/components/schemas/RunObject/properties/required_action/properties/submit_tool_outputs`.
-        public struct SubmitToolOutputs: Codable, Hashable, Sendable {
+        public struct SubmitToolOutputs: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of the relevant tool calls.
             public var toolCalls: [RunToolCallObject]
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `SubmitToolOutputs`.
             ///
@@ -1613,13 +1913,15 @@ public struct RunObject: Codable, Hashable, Sendable {
                 case toolCalls = "tool_calls"
             }
 
-            /// Decodes `SubmitToolOutputs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `SubmitToolOutputs` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.toolCalls = try container.decodeIfPresent([RunToolCallObject].self, forKey: .toolCalls) ?? []
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.toolCalls = try reader.required([RunToolCallObject].self, .toolCalls)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1635,11 +1937,13 @@ public struct RunObject: Codable, Hashable, Sendable {
     /// The last error associated with this run. Will be `null` if there are no errors.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/last_error`.
-    public struct LastError: Codable, Hashable, Sendable {
+    public struct LastError: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// One of `server_error`, `rate_limit_exceeded`, or `invalid_prompt`.
         public var code: RunObject.LastError.Code
         /// A human-readable description of the error.
         public var message: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `LastError`.
         ///
@@ -1659,14 +1963,16 @@ public struct RunObject: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes `LastError` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.code = try container.decode(RunObject.LastError.Code.self, forKey: .code)
-            self.message = try container.decode(Swift.String.self, forKey: .message)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.code = try reader.required(RunObject.LastError.Code.self, .code)
+            self.message = try reader.required(Swift.String.self, .message)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1704,9 +2010,11 @@ public struct RunObject: Codable, Hashable, Sendable {
     /// Details on why the run is incomplete. Will be `null` if the run is not incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/incomplete_details`.
-    public struct IncompleteDetails: Codable, Hashable, Sendable {
+    public struct IncompleteDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.
         public var reason: RunObject.IncompleteDetails.Reason?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -1720,13 +2028,15 @@ public struct RunObject: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reason = try container.decodeIfPresent(RunObject.IncompleteDetails.Reason.self, forKey: .reason)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reason = try reader.optional(RunObject.IncompleteDetails.Reason.self, .reason)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1762,7 +2072,7 @@ public struct RunObject: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `code_interpreter`
         case codeInterpreter(AssistantToolsCode)
         /// type: `file_search`
@@ -1805,13 +2115,15 @@ public struct RunObject: Codable, Hashable, Sendable {
 /// Usage statistics related to the run step. This value will be `null` while the run step's status is `in_progress`.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepCompletionUsage/anyOf/0`.
-public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
+public struct RunStepCompletionUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Number of completion tokens used over the course of the run step.
     public var completionTokens: Swift.Int
     /// Number of prompt tokens used over the course of the run step.
     public var promptTokens: Swift.Int
     /// Total number of tokens used (prompt + completion).
     public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepCompletionUsage`.
     ///
@@ -1835,15 +2147,17 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes `RunStepCompletionUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepCompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
-        self.promptTokens = try container.decode(Swift.Int.self, forKey: .promptTokens)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.completionTokens = try reader.required(Swift.Int.self, .completionTokens)
+        self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1860,9 +2174,11 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable {
 /// Details of the message creation by the run step.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject`.
-public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `message_creation` member.
     public var messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsMessageCreationObject`.
     ///
@@ -1877,14 +2193,16 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RunStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message_creation", forKey: .type)
-        self.messageCreation = try container.decode(RunStepDetailsMessageCreationObject.MessageCreation.self, forKey: .messageCreation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message_creation", .type, required: true)
+        self.messageCreation = try reader.required(RunStepDetailsMessageCreationObject.MessageCreation.self, .messageCreation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1899,9 +2217,11 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
     /// The `message_creation` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject/properties/message_creation`.
-    public struct MessageCreation: Codable, Hashable, Sendable {
+    public struct MessageCreation: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the message that was created by this run step.
         public var messageID: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `MessageCreation`.
         ///
@@ -1915,13 +2235,15 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
             case messageID = "message_id"
         }
 
-        /// Decodes `MessageCreation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.messageID = try container.decode(Swift.String.self, forKey: .messageID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.messageID = try reader.required(Swift.String.self, .messageID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1937,11 +2259,13 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
 /// Details of the Code Interpreter tool call the run step was involved in.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject`.
-public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call.
     public var id: Swift.String
     /// The Code Interpreter tool call definition.
     public var codeInterpreter: RunStepDetailsToolCallsCodeObject.CodeInterpreter
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsCodeObject`.
     ///
@@ -1962,15 +2286,17 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RunStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.codeInterpreter = try container.decode(RunStepDetailsToolCallsCodeObject.CodeInterpreter.self, forKey: .codeInterpreter)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("code_interpreter", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.codeInterpreter = try reader.required(RunStepDetailsToolCallsCodeObject.CodeInterpreter.self, .codeInterpreter)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1986,11 +2312,13 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
     /// The Code Interpreter tool call definition.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject/properties/code_interpreter`.
-    public struct CodeInterpreter: Codable, Hashable, Sendable {
+    public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The input to the Code Interpreter tool call.
         public var input: Swift.String
         /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
         public var outputs: [RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CodeInterpreter`.
         ///
@@ -2010,14 +2338,16 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
             case outputs
         }
 
-        /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decode(Swift.String.self, forKey: .input)
-            self.outputs = try container.decodeIfPresent([RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, forKey: .outputs) ?? []
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.required(Swift.String.self, .input)
+            self.outputs = try reader.required([RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, .outputs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2034,7 +2364,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
-        public enum Output: Codable, Hashable, Sendable {
+        public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// Text output from the Code Interpreter tool call as part of a run step. (type: `logs`)
             case logs(RunStepDetailsToolCallsCodeOutputLogsObject)
             /// type: `image`
@@ -2073,9 +2403,11 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
 /// Code Interpreter image output
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject`.
-public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image` member.
     public var image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputImageObject`.
     ///
@@ -2090,14 +2422,16 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RunStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image", forKey: .type)
-        self.image = try container.decode(RunStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, forKey: .image)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image", .type, required: true)
+        self.image = try reader.required(RunStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, .image)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2112,9 +2446,11 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
     /// The `image` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject/properties/image`.
-    public struct ImageValue: Codable, Hashable, Sendable {
+    public struct ImageValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The [file](/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ImageValue`.
         ///
@@ -2128,13 +2464,15 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
             case fileID = "file_id"
         }
 
-        /// Decodes `ImageValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.required(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2150,9 +2488,11 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
 /// Text output from the Code Interpreter tool call as part of a run step.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputLogsObject`.
-public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text output from the Code Interpreter tool call.
     public var logs: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputLogsObject`.
     ///
@@ -2167,14 +2507,16 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RunStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.logs = try container.decode(Swift.String.self, forKey: .logs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.logs = try reader.required(Swift.String.self, .logs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2190,11 +2532,13 @@ public struct RunStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Se
 /// File search tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchObject`.
-public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call object.
     public var id: Swift.String
     /// For now, this is always going to be an empty object.
     public var fileSearch: RunStepDetailsToolCallsFileSearchObject.FileSearch
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchObject`.
     ///
@@ -2215,15 +2559,17 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `RunStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFileSearchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.fileSearch = try container.decode(RunStepDetailsToolCallsFileSearchObject.FileSearch.self, forKey: .fileSearch)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.fileSearch = try reader.required(RunStepDetailsToolCallsFileSearchObject.FileSearch.self, .fileSearch)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2239,11 +2585,13 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
     /// For now, this is always going to be an empty object.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchObject/properties/file_search`.
-    public struct FileSearch: Codable, Hashable, Sendable {
+    public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ranking options for the file search.
         public var rankingOptions: RunStepDetailsToolCallsFileSearchRankingOptionsObject?
         /// The results of the file search.
         public var results: [RunStepDetailsToolCallsFileSearchResultObject]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FileSearch`.
         ///
@@ -2263,14 +2611,16 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
             case results
         }
 
-        /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.rankingOptions = try container.decodeIfPresent(RunStepDetailsToolCallsFileSearchRankingOptionsObject.self, forKey: .rankingOptions)
-            self.results = try container.decodeIfPresent([RunStepDetailsToolCallsFileSearchResultObject].self, forKey: .results)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.rankingOptions = try reader.optional(RunStepDetailsToolCallsFileSearchRankingOptionsObject.self, .rankingOptions)
+            self.results = try reader.optional([RunStepDetailsToolCallsFileSearchResultObject].self, .results)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2287,11 +2637,13 @@ public struct RunStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendab
 /// The ranking options for the file search.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
-public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search. If not specified will use the `auto` ranker.
     public var ranker: FileSearchRanker
     /// The score threshold for the file search. All values must be a floating point number between 0 and 1.
     public var scoreThreshold: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
     ///
@@ -2311,14 +2663,16 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Ha
         case scoreThreshold = "score_threshold"
     }
 
-    /// Decodes `RunStepDetailsToolCallsFileSearchRankingOptionsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFileSearchRankingOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.ranker = try container.decode(FileSearchRanker.self, forKey: .ranker)
-        self.scoreThreshold = try container.decode(Swift.Double.self, forKey: .scoreThreshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.ranker = try reader.required(FileSearchRanker.self, .ranker)
+        self.scoreThreshold = try reader.required(Swift.Double.self, .scoreThreshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2334,7 +2688,7 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Ha
 /// A result instance of the file search.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject`.
-public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the file that result was found in.
     public var fileID: Swift.String
     /// The name of the file that result was found in.
@@ -2343,6 +2697,8 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
     public var score: Swift.Double
     /// The content of the result that was found. The content is only included if requested via the include query parameter.
     public var content: [RunStepDetailsToolCallsFileSearchResultObject.ContentItem]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsFileSearchResultObject`.
     ///
@@ -2370,16 +2726,18 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
         case content
     }
 
-    /// Decodes `RunStepDetailsToolCallsFileSearchResultObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFileSearchResultObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.fileName = try container.decode(Swift.String.self, forKey: .fileName)
-        self.score = try container.decode(Swift.Double.self, forKey: .score)
-        self.content = try container.decodeIfPresent([RunStepDetailsToolCallsFileSearchResultObject.ContentItem].self, forKey: .content)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.fileName = try reader.required(Swift.String.self, .fileName)
+        self.score = try reader.required(Swift.Double.self, .score)
+        self.content = try reader.optional([RunStepDetailsToolCallsFileSearchResultObject.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2396,9 +2754,11 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject/properties/content/items`.
-    public struct ContentItem: Codable, Hashable, Sendable {
+    public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The text content of the file.
         public var text: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ContentItem`.
         ///
@@ -2413,14 +2773,16 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
             case type
         }
 
-        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("text", forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("text", .type, required: false)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2437,11 +2799,13 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
 /// Function tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFunctionObject`.
-public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call object.
     public var id: Swift.String
     /// The definition of the function that was called.
     public var function: RunStepDetailsToolCallsFunctionObject.Function
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsFunctionObject`.
     ///
@@ -2462,15 +2826,17 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `RunStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsFunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.function = try container.decode(RunStepDetailsToolCallsFunctionObject.Function.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.function = try reader.required(RunStepDetailsToolCallsFunctionObject.Function.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2486,13 +2852,15 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
     /// The definition of the function that was called.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFunctionObject/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
+    public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String
         /// The arguments passed to the function.
         public var arguments: Swift.String
         /// The `output` member.
         public var output: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Function`.
         ///
@@ -2516,15 +2884,17 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
             case output
         }
 
-        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.output = try reader.optional(Swift.String.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2542,9 +2912,11 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
 /// Details of the tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsObject`.
-public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
+public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
     public var toolCalls: [RunStepDetailsToolCallsObject.ToolCall]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsObject`.
     ///
@@ -2559,14 +2931,16 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RunStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_calls", forKey: .type)
-        self.toolCalls = try container.decodeIfPresent([RunStepDetailsToolCallsObject.ToolCall].self, forKey: .toolCalls) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_calls", .type, required: true)
+        self.toolCalls = try reader.required([RunStepDetailsToolCallsObject.ToolCall].self, .toolCalls)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2583,7 +2957,7 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public enum ToolCall: Codable, Hashable, Sendable {
+    public enum ToolCall: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Details of the Code Interpreter tool call the run step was involved in. (type: `code_interpreter`)
         case codeInterpreter(RunStepDetailsToolCallsCodeObject)
         /// type: `file_search`
@@ -2626,7 +3000,7 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable {
 /// Represents a step in execution of a run.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepObject`.
-public struct RunStepObject: Codable, Hashable, Sendable {
+public struct RunStepObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier of the run step, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the run step was created.
@@ -2657,6 +3031,8 @@ public struct RunStepObject: Codable, Hashable, Sendable {
     public var metadata: Metadata?
     /// The `usage` member.
     public var usage: RunStepCompletionUsage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepObject`.
     ///
@@ -2729,28 +3105,30 @@ public struct RunStepObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RunStepObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.run.step", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.assistantID = try container.decode(Swift.String.self, forKey: .assistantID)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.runID = try container.decode(Swift.String.self, forKey: .runID)
-        self.type = try container.decode(RunStepObject.TypeValue.self, forKey: .type)
-        self.status = try container.decode(RunStepObject.Status.self, forKey: .status)
-        self.stepDetails = try container.decode(RunStepObject.StepDetails.self, forKey: .stepDetails)
-        self.lastError = try container.decodeIfPresent(RunStepObject.LastError.self, forKey: .lastError)
-        self.expiredAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiredAt)
-        self.cancelledAt = try container.decodeIfPresent(Swift.Int.self, forKey: .cancelledAt)
-        self.failedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .failedAt)
-        self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.usage = try container.decodeIfPresent(RunStepCompletionUsage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.run.step", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.assistantID = try reader.required(Swift.String.self, .assistantID)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.runID = try reader.required(Swift.String.self, .runID)
+        self.type = try reader.required(RunStepObject.TypeValue.self, .type)
+        self.status = try reader.required(RunStepObject.Status.self, .status)
+        self.stepDetails = try reader.required(RunStepObject.StepDetails.self, .stepDetails)
+        self.lastError = try reader.optional(RunStepObject.LastError.self, .lastError)
+        self.expiredAt = try reader.optional(Swift.Int.self, .expiredAt)
+        self.cancelledAt = try reader.optional(Swift.Int.self, .cancelledAt)
+        self.failedAt = try reader.optional(Swift.Int.self, .failedAt)
+        self.completedAt = try reader.optional(Swift.Int.self, .completedAt)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.usage = try reader.optional(RunStepCompletionUsage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2828,7 +3206,7 @@ public struct RunStepObject: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/step_details`.
-    public enum StepDetails: Codable, Hashable, Sendable {
+    public enum StepDetails: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Details of the message creation by the run step. (type: `message_creation`)
         case messageCreation(RunStepDetailsMessageCreationObject)
         /// Details of the tool call. (type: `tool_calls`)
@@ -2865,11 +3243,13 @@ public struct RunStepObject: Codable, Hashable, Sendable {
     /// The last error associated with this run step. Will be `null` if there are no errors.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/last_error/anyOf/0`.
-    public struct LastError: Codable, Hashable, Sendable {
+    public struct LastError: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// One of `server_error` or `rate_limit_exceeded`.
         public var code: RunStepObject.LastError.Code
         /// A human-readable description of the error.
         public var message: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `LastError`.
         ///
@@ -2889,14 +3269,16 @@ public struct RunStepObject: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes `LastError` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.code = try container.decode(RunStepObject.LastError.Code.self, forKey: .code)
-            self.message = try container.decode(Swift.String.self, forKey: .message)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.code = try reader.required(RunStepObject.LastError.Code.self, .code)
+            self.message = try reader.required(Swift.String.self, .message)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2932,11 +3314,13 @@ public struct RunStepObject: Codable, Hashable, Sendable {
 /// Tool call objects
 ///
 /// - Remark: Generated from `#/components/schemas/RunToolCallObject`.
-public struct RunToolCallObject: Codable, Hashable, Sendable {
+public struct RunToolCallObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call. This ID must be referenced when you submit the tool outputs in using the [Submit tool outputs to run](/docs/api-reference/runs/submitToolOutputs) endpoint.
     public var id: Swift.String
     /// The function definition.
     public var function: RunToolCallObject.Function
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunToolCallObject`.
     ///
@@ -2957,15 +3341,17 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RunToolCallObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunToolCallObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.function = try container.decode(RunToolCallObject.Function.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.function = try reader.required(RunToolCallObject.Function.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2981,11 +3367,13 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
     /// The function definition.
     ///
     /// - Remark: Generated from `#/components/schemas/RunToolCallObject/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
+    public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String
         /// The arguments that the model expects you to pass to the function.
         public var arguments: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Function`.
         ///
@@ -3005,14 +3393,16 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
             case arguments
         }
 
-        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3029,11 +3419,13 @@ public struct RunToolCallObject: Codable, Hashable, Sendable {
 /// The `SubmitToolOutputsRunRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest`.
-public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
+public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of tools for which the outputs are being submitted.
     public var toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput]
     /// The `stream` member.
     public var stream: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SubmitToolOutputsRunRequest`.
     ///
@@ -3053,14 +3445,16 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
         case stream
     }
 
-    /// Decodes `SubmitToolOutputsRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SubmitToolOutputsRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolOutputs = try container.decodeIfPresent([SubmitToolOutputsRunRequest.ToolOutput].self, forKey: .toolOutputs) ?? []
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.toolOutputs = try reader.required([SubmitToolOutputsRunRequest.ToolOutput].self, .toolOutputs)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3075,11 +3469,13 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest/properties/tool_outputs/items`.
-    public struct ToolOutput: Codable, Hashable, Sendable {
+    public struct ToolOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the tool call in the `required_action` object within the run object the output is being submitted for.
         public var toolCallID: Swift.String?
         /// The output of the tool call to be submitted to continue the run.
         public var output: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolOutput`.
         ///
@@ -3099,14 +3495,16 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes `ToolOutput` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.toolCallID = try container.decodeIfPresent(Swift.String.self, forKey: .toolCallID)
-            self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.toolCallID = try reader.optional(Swift.String.self, .toolCallID)
+            self.output = try reader.optional(Swift.String.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3123,7 +3521,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable {
 /// Represents a thread that contains [messages](/docs/api-reference/messages).
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadObject`.
-public struct ThreadObject: Codable, Hashable, Sendable {
+public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the thread was created.
@@ -3132,6 +3530,8 @@ public struct ThreadObject: Codable, Hashable, Sendable {
     public var toolResources: ThreadObject.ToolResources?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ThreadObject`.
     ///
@@ -3160,17 +3560,19 @@ public struct ThreadObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ThreadObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.toolResources = try container.decodeIfPresent(ThreadObject.ToolResources.self, forKey: .toolResources)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.toolResources = try reader.optional(ThreadObject.ToolResources.self, .toolResources)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3188,11 +3590,13 @@ public struct ThreadObject: Codable, Hashable, Sendable {
     /// A set of resources that are made available to the assistant's tools in this thread. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0`.
-    public struct ToolResources: Codable, Hashable, Sendable {
+    public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `code_interpreter` member.
         public var codeInterpreter: ThreadObject.ToolResources.CodeInterpreter?
         /// The `file_search` member.
         public var fileSearch: ThreadObject.ToolResources.FileSearch?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolResources`.
         ///
@@ -3212,14 +3616,16 @@ public struct ThreadObject: Codable, Hashable, Sendable {
             case fileSearch = "file_search"
         }
 
-        /// Decodes `ToolResources` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolResources` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.codeInterpreter = try container.decodeIfPresent(ThreadObject.ToolResources.CodeInterpreter.self, forKey: .codeInterpreter)
-            self.fileSearch = try container.decodeIfPresent(ThreadObject.ToolResources.FileSearch.self, forKey: .fileSearch)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.codeInterpreter = try reader.optional(ThreadObject.ToolResources.CodeInterpreter.self, .codeInterpreter)
+            self.fileSearch = try reader.optional(ThreadObject.ToolResources.FileSearch.self, .fileSearch)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3234,9 +3640,11 @@ public struct ThreadObject: Codable, Hashable, Sendable {
         /// The `code_interpreter` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
-        public struct CodeInterpreter: Codable, Hashable, Sendable {
+        public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CodeInterpreter`.
             ///
@@ -3250,13 +3658,15 @@ public struct ThreadObject: Codable, Hashable, Sendable {
                 case fileIDs = "file_ids"
             }
 
-            /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3271,9 +3681,11 @@ public struct ThreadObject: Codable, Hashable, Sendable {
         /// The `file_search` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/file_search`.
-        public struct FileSearch: Codable, Hashable, Sendable {
+        public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FileSearch`.
             ///
@@ -3287,13 +3699,15 @@ public struct ThreadObject: Codable, Hashable, Sendable {
                 case vectorStoreIDs = "vector_store_ids"
             }
 
-            /// Decodes `FileSearch` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FileSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.vectorStoreIDs = try reader.optional([Swift.String].self, .vectorStoreIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3310,11 +3724,13 @@ public struct ThreadObject: Codable, Hashable, Sendable {
 /// Controls for how a thread will be truncated prior to the run. Use this to control the initial context window of the run.
 ///
 /// - Remark: Generated from `#/components/schemas/TruncationObject`.
-public struct TruncationObject: Codable, Hashable, Sendable {
+public struct TruncationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
     public var type: TruncationObject.TypeValue
     /// The `last_messages` member.
     public var lastMessages: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TruncationObject`.
     ///
@@ -3334,14 +3750,16 @@ public struct TruncationObject: Codable, Hashable, Sendable {
         case lastMessages = "last_messages"
     }
 
-    /// Decodes `TruncationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TruncationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(TruncationObject.TypeValue.self, forKey: .type)
-        self.lastMessages = try container.decodeIfPresent(Swift.Int.self, forKey: .lastMessages)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(TruncationObject.TypeValue.self, .type)
+        self.lastMessages = try reader.optional(Swift.Int.self, .lastMessages)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

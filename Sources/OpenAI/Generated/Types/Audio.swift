@@ -37,7 +37,7 @@ public struct AudioResponseFormat: OpenEnum {
 /// The `CreateSpeechRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
-public struct CreateSpeechRequest: Codable, Hashable, Sendable {
+public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// One of the available [TTS models](/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     public var model: CreateSpeechRequest.ModelValue
     /// The text to generate audio for. The maximum length is 4096 characters.
@@ -52,6 +52,8 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
     public var speed: Swift.Double?
     /// The format to stream the audio in. Supported formats are `sse` and `audio`. `sse` is not supported for `tts-1` or `tts-1-hd`.
     public var streamFormat: CreateSpeechRequest.StreamFormat?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateSpeechRequest`.
     ///
@@ -91,19 +93,21 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
         case streamFormat = "stream_format"
     }
 
-    /// Decodes `CreateSpeechRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(CreateSpeechRequest.ModelValue.self, forKey: .model)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.voice = try container.decode(VoiceIDsOrCustomVoice.self, forKey: .voice)
-        self.responseFormat = try container.decodeIfPresent(CreateSpeechRequest.ResponseFormat.self, forKey: .responseFormat)
-        self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
-        self.streamFormat = try container.decodeIfPresent(CreateSpeechRequest.StreamFormat.self, forKey: .streamFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(CreateSpeechRequest.ModelValue.self, .model)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.voice = try reader.required(VoiceIDsOrCustomVoice.self, .voice)
+        self.responseFormat = try reader.optional(CreateSpeechRequest.ResponseFormat.self, .responseFormat)
+        self.speed = try reader.optional(Swift.Double.self, .speed)
+        self.streamFormat = try reader.optional(CreateSpeechRequest.StreamFormat.self, .streamFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -201,7 +205,7 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechResponseStreamEvent`.
-public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
+public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted for each chunk of audio data generated during speech synthesis. (type: `speech.audio.delta`)
     case speechAudioDelta(SpeechAudioDeltaEvent)
     /// Emitted when the speech synthesis is complete and all audio has been streamed. (type: `speech.audio.done`)
@@ -238,7 +242,7 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable {
 /// The `CreateTranscriptionRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest`.
-public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
     /// The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
     ///
@@ -275,6 +279,8 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
     public var knownSpeakerNames: [Swift.String]?
     /// Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. Each sample must be between 2 and 10 seconds, and can use any of the same input audio formats supported by `file`.
     public var knownSpeakerReferences: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranscriptionRequest`.
     ///
@@ -342,26 +348,28 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         case knownSpeakerReferences = "known_speaker_references"
     }
 
-    /// Decodes `CreateTranscriptionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.file = try container.decode(FileUpload.self, forKey: .file)
-        self.model = try container.decode(CreateTranscriptionRequest.ModelValue.self, forKey: .model)
-        self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
-        self.languages = try container.decodeIfPresent([Swift.String].self, forKey: .languages)
-        self.keywords = try container.decodeIfPresent([Swift.String].self, forKey: .keywords)
-        self.prompt = try container.decodeIfPresent(Swift.String.self, forKey: .prompt)
-        self.responseFormat = try container.decodeIfPresent(AudioResponseFormat.self, forKey: .responseFormat)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.include = try container.decodeIfPresent([TranscriptionInclude].self, forKey: .include)
-        self.timestampGranularities = try container.decodeIfPresent([CreateTranscriptionRequest.TimestampGranularity].self, forKey: .timestampGranularities)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.chunkingStrategy = try container.decodeIfPresent(CreateTranscriptionRequest.ChunkingStrategy.self, forKey: .chunkingStrategy)
-        self.knownSpeakerNames = try container.decodeIfPresent([Swift.String].self, forKey: .knownSpeakerNames)
-        self.knownSpeakerReferences = try container.decodeIfPresent([Swift.String].self, forKey: .knownSpeakerReferences)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.file = try reader.required(FileUpload.self, .file)
+        self.model = try reader.required(CreateTranscriptionRequest.ModelValue.self, .model)
+        self.language = try reader.optional(Swift.String.self, .language)
+        self.languages = try reader.optional([Swift.String].self, .languages)
+        self.keywords = try reader.optional([Swift.String].self, .keywords)
+        self.prompt = try reader.optional(Swift.String.self, .prompt)
+        self.responseFormat = try reader.optional(AudioResponseFormat.self, .responseFormat)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.include = try reader.optional([TranscriptionInclude].self, .include)
+        self.timestampGranularities = try reader.optional([CreateTranscriptionRequest.TimestampGranularity].self, .timestampGranularities)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.chunkingStrategy = try reader.optional(CreateTranscriptionRequest.ChunkingStrategy.self, .chunkingStrategy)
+        self.knownSpeakerNames = try reader.optional([Swift.String].self, .knownSpeakerNames)
+        self.knownSpeakerReferences = try reader.optional([Swift.String].self, .knownSpeakerReferences)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -457,7 +465,7 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/chunking_strategy/anyOf/0`.
-    public enum ChunkingStrategy: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Automatically set chunking parameters based on the audio. Must be set to `"auto"`.
         case string(Swift.String)
         case vadConfig(VadConfig)
@@ -471,11 +479,11 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? VadConfig(from: decoder) {
+            if let value = decoder.attemptCase(VadConfig.self) {
                 self = .vadConfig(value)
                 return
             }
@@ -498,7 +506,7 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, Multipart
 /// Represents a diarized transcription response returned by the model, including the combined transcript and speaker-segment annotations.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson`.
-public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendable {
+public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Duration of the input audio in seconds.
     public var duration: Swift.Double
     /// The concatenated transcript text for the entire audio input.
@@ -507,6 +515,8 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
     public var segments: [TranscriptionDiarizedSegment]
     /// Token or duration usage statistics for the request.
     public var usage: CreateTranscriptionResponseDiarizedJSON.Usage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranscriptionResponseDiarizedJSON`.
     ///
@@ -535,17 +545,19 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
         case task
     }
 
-    /// Decodes `CreateTranscriptionResponseDiarizedJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionResponseDiarizedJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcribe", forKey: .task)
-        self.duration = try container.decode(Swift.Double.self, forKey: .duration)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.segments = try container.decodeIfPresent([TranscriptionDiarizedSegment].self, forKey: .segments) ?? []
-        self.usage = try container.decodeIfPresent(CreateTranscriptionResponseDiarizedJSON.Usage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcribe", .task, required: true)
+        self.duration = try reader.required(Swift.Double.self, .duration)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.segments = try reader.required([TranscriptionDiarizedSegment].self, .segments)
+        self.usage = try reader.optional(CreateTranscriptionResponseDiarizedJSON.Usage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -565,7 +577,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson/properties/usage`.
-    public enum Usage: Codable, Hashable, Sendable {
+    public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. (type: `tokens`)
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. (type: `duration`)
@@ -603,7 +615,7 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
 /// Represents a transcription response returned by model, based on the provided input.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson`.
-public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
+public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The transcribed text.
     public var text: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
@@ -612,6 +624,8 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
     public var logprobs: [CreateTranscriptionResponseJSON.Logprob]?
     /// Token usage statistics for the request.
     public var usage: CreateTranscriptionResponseJSON.Usage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranscriptionResponseJSON`.
     ///
@@ -639,16 +653,18 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
         case usage
     }
 
-    /// Decodes `CreateTranscriptionResponseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.languages = try container.decodeIfPresent([TranscriptionLanguage].self, forKey: .languages)
-        self.logprobs = try container.decodeIfPresent([CreateTranscriptionResponseJSON.Logprob].self, forKey: .logprobs)
-        self.usage = try container.decodeIfPresent(CreateTranscriptionResponseJSON.Usage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.languages = try reader.optional([TranscriptionLanguage].self, .languages)
+        self.logprobs = try reader.optional([CreateTranscriptionResponseJSON.Logprob].self, .logprobs)
+        self.usage = try reader.optional(CreateTranscriptionResponseJSON.Usage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -665,13 +681,15 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
-    public struct Logprob: Codable, Hashable, Sendable {
+    public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The token in the transcription.
         public var token: Swift.String?
         /// The log probability of the token.
         public var logprob: Swift.Double?
         /// The bytes of the token.
         public var bytes: [Swift.Double]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Logprob`.
         ///
@@ -695,15 +713,17 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes `Logprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
-            self.logprob = try container.decodeIfPresent(Swift.Double.self, forKey: .logprob)
-            self.bytes = try container.decodeIfPresent([Swift.Double].self, forKey: .bytes)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.token = try reader.optional(Swift.String.self, .token)
+            self.logprob = try reader.optional(Swift.Double.self, .logprob)
+            self.bytes = try reader.optional([Swift.Double].self, .bytes)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -722,7 +742,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/usage`.
-    public enum Usage: Codable, Hashable, Sendable {
+    public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. (type: `tokens`)
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. (type: `duration`)
@@ -762,7 +782,7 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseStreamEvent`.
-public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable {
+public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a diarized transcription returns a completed segment with speaker information. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with `stream` set to `true` and `response_format` set to `diarized_json`. (type: `transcript.text.segment`)
     case transcriptTextSegment(TranscriptTextSegmentEvent)
     /// Emitted when there is an additional text delta. This is also the first event emitted when the transcription starts. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`. (type: `transcript.text.delta`)
@@ -804,7 +824,7 @@ public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable 
 /// Represents a verbose json transcription response returned by model, based on the provided input.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseVerboseJson`.
-public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendable {
+public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The language of the input audio.
     public var language: Swift.String
     /// The duration of the input audio.
@@ -817,6 +837,8 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
     public var segments: [TranscriptionSegment]?
     /// Usage statistics for models billed by audio input duration.
     public var usage: TranscriptTextUsageDuration?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranscriptionResponseVerboseJSON`.
     ///
@@ -852,18 +874,20 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
         case usage
     }
 
-    /// Decodes `CreateTranscriptionResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranscriptionResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.language = try container.decode(Swift.String.self, forKey: .language)
-        self.duration = try container.decode(Swift.Double.self, forKey: .duration)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.words = try container.decodeIfPresent([TranscriptionWord].self, forKey: .words)
-        self.segments = try container.decodeIfPresent([TranscriptionSegment].self, forKey: .segments)
-        self.usage = try container.decodeIfPresent(TranscriptTextUsageDuration.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.language = try reader.required(Swift.String.self, .language)
+        self.duration = try reader.required(Swift.Double.self, .duration)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.words = try reader.optional([TranscriptionWord].self, .words)
+        self.segments = try reader.optional([TranscriptionSegment].self, .segments)
+        self.usage = try reader.optional(TranscriptTextUsageDuration.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -883,7 +907,7 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
 /// The `CreateTranslationRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest`.
-public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
     ///
     /// Raw bytes.
@@ -896,6 +920,8 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
     public var responseFormat: CreateTranslationRequest.ResponseFormat?
     /// The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
     public var temperature: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranslationRequest`.
     ///
@@ -927,17 +953,19 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
         case temperature
     }
 
-    /// Decodes `CreateTranslationRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranslationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.file = try container.decode(FileUpload.self, forKey: .file)
-        self.model = try container.decode(CreateTranslationRequest.ModelValue.self, forKey: .model)
-        self.prompt = try container.decodeIfPresent(Swift.String.self, forKey: .prompt)
-        self.responseFormat = try container.decodeIfPresent(CreateTranslationRequest.ResponseFormat.self, forKey: .responseFormat)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.file = try reader.required(FileUpload.self, .file)
+        self.model = try reader.required(CreateTranslationRequest.ModelValue.self, .model)
+        self.prompt = try reader.optional(Swift.String.self, .prompt)
+        self.responseFormat = try reader.optional(CreateTranslationRequest.ResponseFormat.self, .responseFormat)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1008,9 +1036,11 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, MultipartFo
 /// The `CreateTranslationResponseJson` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseJson`.
-public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable {
+public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `text` member.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranslationResponseJSON`.
     ///
@@ -1024,13 +1054,15 @@ public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable {
         case text
     }
 
-    /// Decodes `CreateTranslationResponseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranslationResponseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1045,7 +1077,7 @@ public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable {
 /// The `CreateTranslationResponseVerboseJson` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseVerboseJson`.
-public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable {
+public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The language of the output translation (always `english`).
     public var language: Swift.String
     /// The duration of the input audio.
@@ -1054,6 +1086,8 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
     public var text: Swift.String
     /// Segments of the translated text and their corresponding details.
     public var segments: [TranscriptionSegment]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranslationResponseVerboseJSON`.
     ///
@@ -1081,16 +1115,18 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
         case segments
     }
 
-    /// Decodes `CreateTranslationResponseVerboseJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateTranslationResponseVerboseJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.language = try container.decode(Swift.String.self, forKey: .language)
-        self.duration = try container.decode(Swift.Double.self, forKey: .duration)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.segments = try container.decodeIfPresent([TranscriptionSegment].self, forKey: .segments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.language = try reader.required(Swift.String.self, .language)
+        self.duration = try reader.required(Swift.Double.self, .duration)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.segments = try reader.optional([TranscriptionSegment].self, .segments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1108,7 +1144,7 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable 
 /// The `CreateVoiceConsentRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVoiceConsentRequest`.
-public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The label to use for this consent recording.
     public var name: Swift.String
     /// The consent audio recording file. Maximum size is 10 MiB.
@@ -1120,6 +1156,8 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
     public var recording: FileUpload
     /// The BCP 47 language tag for the consent phrase (for example, `en-US`).
     public var language: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVoiceConsentRequest`.
     ///
@@ -1143,15 +1181,17 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
         case language
     }
 
-    /// Decodes `CreateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.recording = try container.decode(FileUpload.self, forKey: .recording)
-        self.language = try container.decode(Swift.String.self, forKey: .language)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.recording = try reader.required(FileUpload.self, .recording)
+        self.language = try reader.required(Swift.String.self, .language)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1174,7 +1214,7 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, MultipartF
 /// The `CreateVoiceRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVoiceRequest`.
-public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateVoiceRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The name of the new voice.
     public var name: Swift.String
     /// The sample audio recording file. Maximum size is 10 MiB.
@@ -1186,6 +1226,8 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
     public var audioSample: FileUpload
     /// The consent recording ID (for example, `cons_1234`).
     public var consent: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVoiceRequest`.
     ///
@@ -1209,15 +1251,17 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
         case consent
     }
 
-    /// Decodes `CreateVoiceRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVoiceRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.audioSample = try container.decode(FileUpload.self, forKey: .audioSample)
-        self.consent = try container.decode(Swift.String.self, forKey: .consent)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.audioSample = try reader.required(FileUpload.self, .audioSample)
+        self.consent = try reader.required(Swift.String.self, .consent)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1240,9 +1284,11 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, MultipartFormEnco
 /// Emitted for each chunk of audio data generated during speech synthesis.
 ///
 /// - Remark: Generated from `#/components/schemas/SpeechAudioDeltaEvent`.
-public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable {
+public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A chunk of Base64-encoded audio data.
     public var audio: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SpeechAudioDeltaEvent`.
     ///
@@ -1257,14 +1303,16 @@ public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SpeechAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpeechAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("speech.audio.delta", forKey: .type)
-        self.audio = try container.decode(Swift.String.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("speech.audio.delta", .type, required: true)
+        self.audio = try reader.required(Swift.String.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1280,9 +1328,11 @@ public struct SpeechAudioDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when the speech synthesis is complete and all audio has been streamed.
 ///
 /// - Remark: Generated from `#/components/schemas/SpeechAudioDoneEvent`.
-public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
+public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Token usage statistics for the request.
     public var usage: SpeechAudioDoneEvent.Usage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SpeechAudioDoneEvent`.
     ///
@@ -1297,14 +1347,16 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SpeechAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpeechAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("speech.audio.done", forKey: .type)
-        self.usage = try container.decode(SpeechAudioDoneEvent.Usage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("speech.audio.done", .type, required: true)
+        self.usage = try reader.required(SpeechAudioDoneEvent.Usage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1319,13 +1371,15 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
     /// Token usage statistics for the request.
     ///
     /// - Remark: Generated from `#/components/schemas/SpeechAudioDoneEvent/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable {
+    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Number of input tokens in the prompt.
         public var inputTokens: Swift.Int
         /// Number of output tokens generated.
         public var outputTokens: Swift.Int
         /// Total number of tokens used (input + output).
         public var totalTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Usage`.
         ///
@@ -1349,15 +1403,17 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
-        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-            self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-            self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+            self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1375,13 +1431,15 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when there is an additional text delta. This is also the first event emitted when the transcription starts. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent`.
-public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
+public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text delta that was additionally transcribed.
     public var delta: Swift.String
     /// The log probabilities of the delta. Only included if you [create a transcription](/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
     public var logprobs: [TranscriptTextDeltaEvent.Logprob]?
     /// Identifier of the diarized segment that this delta belongs to. Only present when using `gpt-4o-transcribe-diarize`.
     public var segmentID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptTextDeltaEvent`.
     ///
@@ -1406,16 +1464,18 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TranscriptTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcript.text.delta", forKey: .type)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.logprobs = try container.decodeIfPresent([TranscriptTextDeltaEvent.Logprob].self, forKey: .logprobs)
-        self.segmentID = try container.decodeIfPresent(Swift.String.self, forKey: .segmentID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcript.text.delta", .type, required: true)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.logprobs = try reader.optional([TranscriptTextDeltaEvent.Logprob].self, .logprobs)
+        self.segmentID = try reader.optional(Swift.String.self, .segmentID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1432,13 +1492,15 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent/properties/logprobs/items`.
-    public struct Logprob: Codable, Hashable, Sendable {
+    public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
         public var token: Swift.String?
         /// The log probability of the token.
         public var logprob: Swift.Double?
         /// The bytes that were used to generate the log probability.
         public var bytes: [Swift.Int]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Logprob`.
         ///
@@ -1462,15 +1524,17 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes `Logprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
-            self.logprob = try container.decodeIfPresent(Swift.Double.self, forKey: .logprob)
-            self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.token = try reader.optional(Swift.String.self, .token)
+            self.logprob = try reader.optional(Swift.Double.self, .logprob)
+            self.bytes = try reader.optional([Swift.Int].self, .bytes)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1488,7 +1552,7 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when the transcription is complete. Contains the complete transcription text. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent`.
-public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
+public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text that was transcribed.
     public var text: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
@@ -1497,6 +1561,8 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
     public var logprobs: [TranscriptTextDoneEvent.Logprob]?
     /// Usage statistics for models billed by token usage.
     public var usage: TranscriptTextUsageTokens?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptTextDoneEvent`.
     ///
@@ -1525,17 +1591,19 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TranscriptTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcript.text.done", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.languages = try container.decodeIfPresent([TranscriptionLanguage].self, forKey: .languages)
-        self.logprobs = try container.decodeIfPresent([TranscriptTextDoneEvent.Logprob].self, forKey: .logprobs)
-        self.usage = try container.decodeIfPresent(TranscriptTextUsageTokens.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcript.text.done", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.languages = try reader.optional([TranscriptionLanguage].self, .languages)
+        self.logprobs = try reader.optional([TranscriptTextDoneEvent.Logprob].self, .logprobs)
+        self.usage = try reader.optional(TranscriptTextUsageTokens.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1553,13 +1621,15 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent/properties/logprobs/items`.
-    public struct Logprob: Codable, Hashable, Sendable {
+    public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
         public var token: Swift.String?
         /// The log probability of the token.
         public var logprob: Swift.Double?
         /// The bytes that were used to generate the log probability.
         public var bytes: [Swift.Int]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Logprob`.
         ///
@@ -1583,15 +1653,17 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes `Logprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Logprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
-            self.logprob = try container.decodeIfPresent(Swift.Double.self, forKey: .logprob)
-            self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.token = try reader.optional(Swift.String.self, .token)
+            self.logprob = try reader.optional(Swift.Double.self, .logprob)
+            self.bytes = try reader.optional([Swift.Int].self, .bytes)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1609,7 +1681,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when a diarized transcription returns a completed segment with speaker information. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with `stream` set to `true` and `response_format` set to `diarized_json`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextSegmentEvent`.
-public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
+public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the segment.
     public var id: Swift.String
     /// Start timestamp of the segment in seconds.
@@ -1620,6 +1692,8 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
     public var text: Swift.String
     /// Speaker label for this segment.
     public var speaker: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptTextSegmentEvent`.
     ///
@@ -1652,18 +1726,20 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TranscriptTextSegmentEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextSegmentEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcript.text.segment", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.start = try container.decode(Swift.Double.self, forKey: .start)
-        self.end = try container.decode(Swift.Double.self, forKey: .end)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.speaker = try container.decode(Swift.String.self, forKey: .speaker)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcript.text.segment", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.start = try reader.required(Swift.Double.self, .start)
+        self.end = try reader.required(Swift.Double.self, .end)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.speaker = try reader.required(Swift.String.self, .speaker)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1683,9 +1759,11 @@ public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable {
 /// Usage statistics for models billed by audio input duration.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageDuration`.
-public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable {
+public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Duration of the input audio in seconds.
     public var seconds: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptTextUsageDuration`.
     ///
@@ -1700,14 +1778,16 @@ public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TranscriptTextUsageDuration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextUsageDuration` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("duration", forKey: .type)
-        self.seconds = try container.decode(Swift.Double.self, forKey: .seconds)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("duration", .type, required: true)
+        self.seconds = try reader.required(Swift.Double.self, .seconds)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1723,7 +1803,7 @@ public struct TranscriptTextUsageDuration: Codable, Hashable, Sendable {
 /// Usage statistics for models billed by token usage.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageTokens`.
-public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
+public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Number of input tokens billed for this request.
     public var inputTokens: Swift.Int
     /// Details about the input tokens billed for this request.
@@ -1732,6 +1812,8 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
     public var outputTokens: Swift.Int
     /// Total number of tokens used (input + output).
     public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptTextUsageTokens`.
     ///
@@ -1760,17 +1842,19 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TranscriptTextUsageTokens` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptTextUsageTokens` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tokens", forKey: .type)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.inputTokenDetails = try container.decodeIfPresent(TranscriptTextUsageTokens.InputTokenDetails.self, forKey: .inputTokenDetails)
-        self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tokens", .type, required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.inputTokenDetails = try reader.optional(TranscriptTextUsageTokens.InputTokenDetails.self, .inputTokenDetails)
+        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1788,11 +1872,13 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
     /// Details about the input tokens billed for this request.
     ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextUsageTokens/properties/input_token_details`.
-    public struct InputTokenDetails: Codable, Hashable, Sendable {
+    public struct InputTokenDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Number of text tokens billed for this request.
         public var textTokens: Swift.Int?
         /// Number of audio tokens billed for this request.
         public var audioTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputTokenDetails`.
         ///
@@ -1812,14 +1898,16 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
             case audioTokens = "audio_tokens"
         }
 
-        /// Decodes `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-            self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+            self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1836,7 +1924,7 @@ public struct TranscriptTextUsageTokens: Codable, Hashable, Sendable {
 /// A segment of diarized transcript text with speaker metadata.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionDiarizedSegment`.
-public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
+public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the segment.
     public var id: Swift.String
     /// Start timestamp of the segment in seconds.
@@ -1847,6 +1935,8 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
     public var text: Swift.String
     /// Speaker label for this segment. When known speakers are provided, the label matches `known_speaker_names[]`. Otherwise speakers are labeled sequentially using capital letters (`A`, `B`, ...).
     public var speaker: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptionDiarizedSegment`.
     ///
@@ -1879,18 +1969,20 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TranscriptionDiarizedSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionDiarizedSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcript.text.segment", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.start = try container.decode(Swift.Double.self, forKey: .start)
-        self.end = try container.decode(Swift.Double.self, forKey: .end)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.speaker = try container.decode(Swift.String.self, forKey: .speaker)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcript.text.segment", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.start = try reader.required(Swift.Double.self, .start)
+        self.end = try reader.required(Swift.Double.self, .end)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.speaker = try reader.required(Swift.String.self, .speaker)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1926,9 +2018,11 @@ public struct TranscriptionInclude: OpenEnum {
 /// A language detected in transcribed audio.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionLanguage`.
-public struct TranscriptionLanguage: Codable, Hashable, Sendable {
+public struct TranscriptionLanguage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The code of a language detected in the audio.
     public var code: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptionLanguage`.
     ///
@@ -1942,13 +2036,15 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable {
         case code
     }
 
-    /// Decodes `TranscriptionLanguage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionLanguage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1963,7 +2059,7 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable {
 /// The `TranscriptionSegment` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionSegment`.
-public struct TranscriptionSegment: Codable, Hashable, Sendable {
+public struct TranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier of the segment.
     public var id: Swift.Int
     /// Seek offset of the segment.
@@ -1984,6 +2080,8 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
     public var compressionRatio: Swift.Double
     /// Probability of no speech in the segment. If the value is higher than 1.0 and the `avg_logprob` is below -1, consider this segment silent.
     public var noSpeechProb: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptionSegment`.
     ///
@@ -2035,22 +2133,24 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
         case noSpeechProb = "no_speech_prob"
     }
 
-    /// Decodes `TranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.Int.self, forKey: .id)
-        self.seek = try container.decode(Swift.Int.self, forKey: .seek)
-        self.start = try container.decode(Swift.Double.self, forKey: .start)
-        self.end = try container.decode(Swift.Double.self, forKey: .end)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.tokens = try container.decodeIfPresent([Swift.Int].self, forKey: .tokens) ?? []
-        self.temperature = try container.decode(Swift.Double.self, forKey: .temperature)
-        self.avgLogprob = try container.decode(Swift.Double.self, forKey: .avgLogprob)
-        self.compressionRatio = try container.decode(Swift.Double.self, forKey: .compressionRatio)
-        self.noSpeechProb = try container.decode(Swift.Double.self, forKey: .noSpeechProb)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.Int.self, .id)
+        self.seek = try reader.required(Swift.Int.self, .seek)
+        self.start = try reader.required(Swift.Double.self, .start)
+        self.end = try reader.required(Swift.Double.self, .end)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.tokens = try reader.required([Swift.Int].self, .tokens)
+        self.temperature = try reader.required(Swift.Double.self, .temperature)
+        self.avgLogprob = try reader.required(Swift.Double.self, .avgLogprob)
+        self.compressionRatio = try reader.required(Swift.Double.self, .compressionRatio)
+        self.noSpeechProb = try reader.required(Swift.Double.self, .noSpeechProb)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2074,13 +2174,15 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable {
 /// The `TranscriptionWord` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionWord`.
-public struct TranscriptionWord: Codable, Hashable, Sendable {
+public struct TranscriptionWord: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text content of the word.
     public var word: Swift.String
     /// Start time of the word in seconds.
     public var start: Swift.Double
     /// End time of the word in seconds.
     public var end: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TranscriptionWord`.
     ///
@@ -2104,15 +2206,17 @@ public struct TranscriptionWord: Codable, Hashable, Sendable {
         case end
     }
 
-    /// Decodes `TranscriptionWord` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TranscriptionWord` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.word = try container.decode(Swift.String.self, forKey: .word)
-        self.start = try container.decode(Swift.Double.self, forKey: .start)
-        self.end = try container.decode(Swift.Double.self, forKey: .end)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.word = try reader.required(Swift.String.self, .word)
+        self.start = try reader.required(Swift.Double.self, .start)
+        self.end = try reader.required(Swift.Double.self, .end)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2129,9 +2233,11 @@ public struct TranscriptionWord: Codable, Hashable, Sendable {
 /// The `UpdateVoiceConsentRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateVoiceConsentRequest`.
-public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable {
+public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The updated label for this consent recording.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateVoiceConsentRequest`.
     ///
@@ -2145,13 +2251,15 @@ public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `UpdateVoiceConsentRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateVoiceConsentRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2166,7 +2274,7 @@ public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable {
 /// The `VadConfig` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VadConfig`.
-public struct VadConfig: Codable, Hashable, Sendable {
+public struct VadConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Amount of audio to include before the VAD detected speech (in
     /// milliseconds).
     public var prefixPaddingMs: Swift.Int?
@@ -2178,6 +2286,8 @@ public struct VadConfig: Codable, Hashable, Sendable {
     /// higher threshold will require louder audio to activate the model, and
     /// thus might perform better in noisy environments.
     public var threshold: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VadConfig`.
     ///
@@ -2202,16 +2312,18 @@ public struct VadConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `VadConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VadConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("server_vad", forKey: .type)
-        self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-        self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
-        self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("server_vad", .type, required: true)
+        self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
+        self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
+        self.threshold = try reader.optional(Swift.Double.self, .threshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2229,11 +2341,13 @@ public struct VadConfig: Codable, Hashable, Sendable {
 /// The `VoiceConsentDeletedResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentDeletedResource`.
-public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
+public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The consent recording identifier.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VoiceConsentDeletedResource`.
     ///
@@ -2254,15 +2368,17 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `VoiceConsentDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceConsentDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("audio.voice_consent", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("audio.voice_consent", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2279,7 +2395,7 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable {
 /// The `VoiceConsentListResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
-public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage {
+public struct VoiceConsentListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [VoiceConsentResource]
     /// The `first_id` member.
@@ -2288,6 +2404,8 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage 
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VoiceConsentListResource`.
     ///
@@ -2316,17 +2434,19 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes `VoiceConsentListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceConsentListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([VoiceConsentResource].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([VoiceConsentResource].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2352,7 +2472,7 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, CursorPage 
 /// A consent recording used to authorize creation of a custom voice.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentResource`.
-public struct VoiceConsentResource: Codable, Hashable, Sendable {
+public struct VoiceConsentResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The consent recording identifier.
     public var id: Swift.String
     /// The label provided when the consent recording was uploaded.
@@ -2361,6 +2481,8 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable {
     public var language: Swift.String
     /// The Unix timestamp (in seconds) for when the consent recording was created.
     public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VoiceConsentResource`.
     ///
@@ -2389,17 +2511,19 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `VoiceConsentResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceConsentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("audio.voice_consent", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.language = try container.decode(Swift.String.self, forKey: .language)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("audio.voice_consent", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.language = try reader.required(Swift.String.self, .language)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2418,13 +2542,15 @@ public struct VoiceConsentResource: Codable, Hashable, Sendable {
 /// A custom voice that can be used for audio output.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceResource`.
-public struct VoiceResource: Codable, Hashable, Sendable {
+public struct VoiceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The voice identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The name of the voice.
     public var name: Swift.String
     /// The Unix timestamp (in seconds) for when the voice was created.
     public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VoiceResource`.
     ///
@@ -2449,16 +2575,18 @@ public struct VoiceResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `VoiceResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VoiceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("audio.voice", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("audio.voice", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// A log of a user action or configuration change within this organization.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLog`.
-public struct AuditLog: Codable, Hashable, Sendable {
+public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of this log.
     public var id: Swift.String
     /// The event type.
@@ -127,6 +127,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
     public var certificatesActivated: AuditLog.CertificatesActivated?
     /// The details for events with this `type`.
     public var certificatesDeactivated: AuditLog.CertificatesDeactivated?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AuditLog`.
     ///
@@ -378,72 +380,74 @@ public struct AuditLog: Codable, Hashable, Sendable {
         case certificatesDeactivated = "certificates.deactivated"
     }
 
-    /// Decodes `AuditLog` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLog` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.type = try container.decode(AuditLogEventType.self, forKey: .type)
-        self.effectiveAt = try container.decode(Swift.Int.self, forKey: .effectiveAt)
-        self.project = try container.decodeIfPresent(AuditLog.ProjectValue.self, forKey: .project)
-        self.actor = try container.decodeIfPresent(AuditLogActor.self, forKey: .actor)
-        self.apiKeyCreated = try container.decodeIfPresent(AuditLog.APIKeyCreated.self, forKey: .apiKeyCreated)
-        self.apiKeyUpdated = try container.decodeIfPresent(AuditLog.APIKeyUpdated.self, forKey: .apiKeyUpdated)
-        self.apiKeyDeleted = try container.decodeIfPresent(AuditLog.APIKeyDeleted.self, forKey: .apiKeyDeleted)
-        self.checkpointPermissionCreated = try container.decodeIfPresent(AuditLog.CheckpointPermissionCreated.self, forKey: .checkpointPermissionCreated)
-        self.checkpointPermissionDeleted = try container.decodeIfPresent(AuditLog.CheckpointPermissionDeleted.self, forKey: .checkpointPermissionDeleted)
-        self.externalKeyRegistered = try container.decodeIfPresent(AuditLog.ExternalKeyRegistered.self, forKey: .externalKeyRegistered)
-        self.externalKeyRemoved = try container.decodeIfPresent(AuditLog.ExternalKeyRemoved.self, forKey: .externalKeyRemoved)
-        self.groupCreated = try container.decodeIfPresent(AuditLog.GroupCreated.self, forKey: .groupCreated)
-        self.groupUpdated = try container.decodeIfPresent(AuditLog.GroupUpdated.self, forKey: .groupUpdated)
-        self.groupDeleted = try container.decodeIfPresent(AuditLog.GroupDeleted.self, forKey: .groupDeleted)
-        self.scimEnabled = try container.decodeIfPresent(AuditLog.ScimEnabled.self, forKey: .scimEnabled)
-        self.scimDisabled = try container.decodeIfPresent(AuditLog.ScimDisabled.self, forKey: .scimDisabled)
-        self.inviteSent = try container.decodeIfPresent(AuditLog.InviteSent.self, forKey: .inviteSent)
-        self.inviteAccepted = try container.decodeIfPresent(AuditLog.InviteAccepted.self, forKey: .inviteAccepted)
-        self.inviteDeleted = try container.decodeIfPresent(AuditLog.InviteDeleted.self, forKey: .inviteDeleted)
-        self.ipAllowlistCreated = try container.decodeIfPresent(AuditLog.IPAllowlistCreated.self, forKey: .ipAllowlistCreated)
-        self.ipAllowlistUpdated = try container.decodeIfPresent(AuditLog.IPAllowlistUpdated.self, forKey: .ipAllowlistUpdated)
-        self.ipAllowlistDeleted = try container.decodeIfPresent(AuditLog.IPAllowlistDeleted.self, forKey: .ipAllowlistDeleted)
-        self.ipAllowlistConfigActivated = try container.decodeIfPresent(AuditLog.IPAllowlistConfigActivated.self, forKey: .ipAllowlistConfigActivated)
-        self.ipAllowlistConfigDeactivated = try container.decodeIfPresent(AuditLog.IPAllowlistConfigDeactivated.self, forKey: .ipAllowlistConfigDeactivated)
-        self.loginSucceeded = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .loginSucceeded)
-        self.loginFailed = try container.decodeIfPresent(AuditLog.LoginFailed.self, forKey: .loginFailed)
-        self.logoutSucceeded = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .logoutSucceeded)
-        self.logoutFailed = try container.decodeIfPresent(AuditLog.LogoutFailed.self, forKey: .logoutFailed)
-        self.organizationUpdated = try container.decodeIfPresent(AuditLog.OrganizationUpdated.self, forKey: .organizationUpdated)
-        self.projectCreated = try container.decodeIfPresent(AuditLog.ProjectCreated.self, forKey: .projectCreated)
-        self.projectUpdated = try container.decodeIfPresent(AuditLog.ProjectUpdated.self, forKey: .projectUpdated)
-        self.projectArchived = try container.decodeIfPresent(AuditLog.ProjectArchived.self, forKey: .projectArchived)
-        self.projectDeleted = try container.decodeIfPresent(AuditLog.ProjectDeleted.self, forKey: .projectDeleted)
-        self.rateLimitUpdated = try container.decodeIfPresent(AuditLog.RateLimitUpdated.self, forKey: .rateLimitUpdated)
-        self.rateLimitDeleted = try container.decodeIfPresent(AuditLog.RateLimitDeleted.self, forKey: .rateLimitDeleted)
-        self.roleCreated = try container.decodeIfPresent(AuditLog.RoleCreated.self, forKey: .roleCreated)
-        self.roleUpdated = try container.decodeIfPresent(AuditLog.RoleUpdated.self, forKey: .roleUpdated)
-        self.roleDeleted = try container.decodeIfPresent(AuditLog.RoleDeleted.self, forKey: .roleDeleted)
-        self.roleAssignmentCreated = try container.decodeIfPresent(AuditLog.RoleAssignmentCreated.self, forKey: .roleAssignmentCreated)
-        self.roleAssignmentDeleted = try container.decodeIfPresent(AuditLog.RoleAssignmentDeleted.self, forKey: .roleAssignmentDeleted)
-        self.roleBoundToResource = try container.decodeIfPresent(AuditLog.RoleBoundToResource.self, forKey: .roleBoundToResource)
-        self.roleUnboundFromResource = try container.decodeIfPresent(AuditLog.RoleUnboundFromResource.self, forKey: .roleUnboundFromResource)
-        self.serviceAccountCreated = try container.decodeIfPresent(AuditLog.ServiceAccountCreated.self, forKey: .serviceAccountCreated)
-        self.serviceAccountUpdated = try container.decodeIfPresent(AuditLog.ServiceAccountUpdated.self, forKey: .serviceAccountUpdated)
-        self.serviceAccountDeleted = try container.decodeIfPresent(AuditLog.ServiceAccountDeleted.self, forKey: .serviceAccountDeleted)
-        self.workloadIdentityProviderCreated = try container.decodeIfPresent(AuditLog.WorkloadIdentityProviderCreated.self, forKey: .workloadIdentityProviderCreated)
-        self.workloadIdentityProviderUpdated = try container.decodeIfPresent(AuditLog.WorkloadIdentityProviderUpdated.self, forKey: .workloadIdentityProviderUpdated)
-        self.workloadIdentityProviderDeleted = try container.decodeIfPresent(AuditLog.WorkloadIdentityProviderDeleted.self, forKey: .workloadIdentityProviderDeleted)
-        self.workloadIdentityProviderMappingCreated = try container.decodeIfPresent(AuditLog.WorkloadIdentityProviderMappingCreated.self, forKey: .workloadIdentityProviderMappingCreated)
-        self.workloadIdentityProviderMappingUpdated = try container.decodeIfPresent(AuditLog.WorkloadIdentityProviderMappingUpdated.self, forKey: .workloadIdentityProviderMappingUpdated)
-        self.workloadIdentityProviderMappingDeleted = try container.decodeIfPresent(AuditLog.WorkloadIdentityProviderMappingDeleted.self, forKey: .workloadIdentityProviderMappingDeleted)
-        self.userAdded = try container.decodeIfPresent(AuditLog.UserAdded.self, forKey: .userAdded)
-        self.userUpdated = try container.decodeIfPresent(AuditLog.UserUpdated.self, forKey: .userUpdated)
-        self.userDeleted = try container.decodeIfPresent(AuditLog.UserDeleted.self, forKey: .userDeleted)
-        self.certificateCreated = try container.decodeIfPresent(AuditLog.CertificateCreated.self, forKey: .certificateCreated)
-        self.certificateUpdated = try container.decodeIfPresent(AuditLog.CertificateUpdated.self, forKey: .certificateUpdated)
-        self.certificateDeleted = try container.decodeIfPresent(AuditLog.CertificateDeleted.self, forKey: .certificateDeleted)
-        self.certificatesActivated = try container.decodeIfPresent(AuditLog.CertificatesActivated.self, forKey: .certificatesActivated)
-        self.certificatesDeactivated = try container.decodeIfPresent(AuditLog.CertificatesDeactivated.self, forKey: .certificatesDeactivated)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.type = try reader.required(AuditLogEventType.self, .type)
+        self.effectiveAt = try reader.required(Swift.Int.self, .effectiveAt)
+        self.project = try reader.optional(AuditLog.ProjectValue.self, .project)
+        self.actor = try reader.optional(AuditLogActor.self, .actor)
+        self.apiKeyCreated = try reader.optional(AuditLog.APIKeyCreated.self, .apiKeyCreated)
+        self.apiKeyUpdated = try reader.optional(AuditLog.APIKeyUpdated.self, .apiKeyUpdated)
+        self.apiKeyDeleted = try reader.optional(AuditLog.APIKeyDeleted.self, .apiKeyDeleted)
+        self.checkpointPermissionCreated = try reader.optional(AuditLog.CheckpointPermissionCreated.self, .checkpointPermissionCreated)
+        self.checkpointPermissionDeleted = try reader.optional(AuditLog.CheckpointPermissionDeleted.self, .checkpointPermissionDeleted)
+        self.externalKeyRegistered = try reader.optional(AuditLog.ExternalKeyRegistered.self, .externalKeyRegistered)
+        self.externalKeyRemoved = try reader.optional(AuditLog.ExternalKeyRemoved.self, .externalKeyRemoved)
+        self.groupCreated = try reader.optional(AuditLog.GroupCreated.self, .groupCreated)
+        self.groupUpdated = try reader.optional(AuditLog.GroupUpdated.self, .groupUpdated)
+        self.groupDeleted = try reader.optional(AuditLog.GroupDeleted.self, .groupDeleted)
+        self.scimEnabled = try reader.optional(AuditLog.ScimEnabled.self, .scimEnabled)
+        self.scimDisabled = try reader.optional(AuditLog.ScimDisabled.self, .scimDisabled)
+        self.inviteSent = try reader.optional(AuditLog.InviteSent.self, .inviteSent)
+        self.inviteAccepted = try reader.optional(AuditLog.InviteAccepted.self, .inviteAccepted)
+        self.inviteDeleted = try reader.optional(AuditLog.InviteDeleted.self, .inviteDeleted)
+        self.ipAllowlistCreated = try reader.optional(AuditLog.IPAllowlistCreated.self, .ipAllowlistCreated)
+        self.ipAllowlistUpdated = try reader.optional(AuditLog.IPAllowlistUpdated.self, .ipAllowlistUpdated)
+        self.ipAllowlistDeleted = try reader.optional(AuditLog.IPAllowlistDeleted.self, .ipAllowlistDeleted)
+        self.ipAllowlistConfigActivated = try reader.optional(AuditLog.IPAllowlistConfigActivated.self, .ipAllowlistConfigActivated)
+        self.ipAllowlistConfigDeactivated = try reader.optional(AuditLog.IPAllowlistConfigDeactivated.self, .ipAllowlistConfigDeactivated)
+        self.loginSucceeded = try reader.optional([Swift.String: JSONValue].self, .loginSucceeded)
+        self.loginFailed = try reader.optional(AuditLog.LoginFailed.self, .loginFailed)
+        self.logoutSucceeded = try reader.optional([Swift.String: JSONValue].self, .logoutSucceeded)
+        self.logoutFailed = try reader.optional(AuditLog.LogoutFailed.self, .logoutFailed)
+        self.organizationUpdated = try reader.optional(AuditLog.OrganizationUpdated.self, .organizationUpdated)
+        self.projectCreated = try reader.optional(AuditLog.ProjectCreated.self, .projectCreated)
+        self.projectUpdated = try reader.optional(AuditLog.ProjectUpdated.self, .projectUpdated)
+        self.projectArchived = try reader.optional(AuditLog.ProjectArchived.self, .projectArchived)
+        self.projectDeleted = try reader.optional(AuditLog.ProjectDeleted.self, .projectDeleted)
+        self.rateLimitUpdated = try reader.optional(AuditLog.RateLimitUpdated.self, .rateLimitUpdated)
+        self.rateLimitDeleted = try reader.optional(AuditLog.RateLimitDeleted.self, .rateLimitDeleted)
+        self.roleCreated = try reader.optional(AuditLog.RoleCreated.self, .roleCreated)
+        self.roleUpdated = try reader.optional(AuditLog.RoleUpdated.self, .roleUpdated)
+        self.roleDeleted = try reader.optional(AuditLog.RoleDeleted.self, .roleDeleted)
+        self.roleAssignmentCreated = try reader.optional(AuditLog.RoleAssignmentCreated.self, .roleAssignmentCreated)
+        self.roleAssignmentDeleted = try reader.optional(AuditLog.RoleAssignmentDeleted.self, .roleAssignmentDeleted)
+        self.roleBoundToResource = try reader.optional(AuditLog.RoleBoundToResource.self, .roleBoundToResource)
+        self.roleUnboundFromResource = try reader.optional(AuditLog.RoleUnboundFromResource.self, .roleUnboundFromResource)
+        self.serviceAccountCreated = try reader.optional(AuditLog.ServiceAccountCreated.self, .serviceAccountCreated)
+        self.serviceAccountUpdated = try reader.optional(AuditLog.ServiceAccountUpdated.self, .serviceAccountUpdated)
+        self.serviceAccountDeleted = try reader.optional(AuditLog.ServiceAccountDeleted.self, .serviceAccountDeleted)
+        self.workloadIdentityProviderCreated = try reader.optional(AuditLog.WorkloadIdentityProviderCreated.self, .workloadIdentityProviderCreated)
+        self.workloadIdentityProviderUpdated = try reader.optional(AuditLog.WorkloadIdentityProviderUpdated.self, .workloadIdentityProviderUpdated)
+        self.workloadIdentityProviderDeleted = try reader.optional(AuditLog.WorkloadIdentityProviderDeleted.self, .workloadIdentityProviderDeleted)
+        self.workloadIdentityProviderMappingCreated = try reader.optional(AuditLog.WorkloadIdentityProviderMappingCreated.self, .workloadIdentityProviderMappingCreated)
+        self.workloadIdentityProviderMappingUpdated = try reader.optional(AuditLog.WorkloadIdentityProviderMappingUpdated.self, .workloadIdentityProviderMappingUpdated)
+        self.workloadIdentityProviderMappingDeleted = try reader.optional(AuditLog.WorkloadIdentityProviderMappingDeleted.self, .workloadIdentityProviderMappingDeleted)
+        self.userAdded = try reader.optional(AuditLog.UserAdded.self, .userAdded)
+        self.userUpdated = try reader.optional(AuditLog.UserUpdated.self, .userUpdated)
+        self.userDeleted = try reader.optional(AuditLog.UserDeleted.self, .userDeleted)
+        self.certificateCreated = try reader.optional(AuditLog.CertificateCreated.self, .certificateCreated)
+        self.certificateUpdated = try reader.optional(AuditLog.CertificateUpdated.self, .certificateUpdated)
+        self.certificateDeleted = try reader.optional(AuditLog.CertificateDeleted.self, .certificateDeleted)
+        self.certificatesActivated = try reader.optional(AuditLog.CertificatesActivated.self, .certificatesActivated)
+        self.certificatesDeactivated = try reader.optional(AuditLog.CertificatesDeactivated.self, .certificatesDeactivated)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -516,11 +520,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project`.
-    public struct ProjectValue: Codable, Hashable, Sendable {
+    public struct ProjectValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The project title.
         public var name: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ProjectValue`.
         ///
@@ -540,14 +546,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `ProjectValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -563,11 +571,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.created`.
-    public struct APIKeyCreated: Codable, Hashable, Sendable {
+    public struct APIKeyCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The tracking ID of the API key.
         public var id: Swift.String?
         /// The payload used to create the API key.
         public var data: AuditLog.APIKeyCreated.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `APIKeyCreated`.
         ///
@@ -587,14 +597,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `APIKeyCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `APIKeyCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent(AuditLog.APIKeyCreated.DataValue.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional(AuditLog.APIKeyCreated.DataValue.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -609,9 +621,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the API key.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.created/properties/data`.
-        public struct DataValue: Codable, Hashable, Sendable {
+        public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataValue`.
             ///
@@ -625,13 +639,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case scopes
             }
 
-            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.scopes = try container.decodeIfPresent([Swift.String].self, forKey: .scopes)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.scopes = try reader.optional([Swift.String].self, .scopes)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -647,11 +663,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.updated`.
-    public struct APIKeyUpdated: Codable, Hashable, Sendable {
+    public struct APIKeyUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The tracking ID of the API key.
         public var id: Swift.String?
         /// The payload used to update the API key.
         public var changesRequested: AuditLog.APIKeyUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `APIKeyUpdated`.
         ///
@@ -671,14 +689,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `APIKeyUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `APIKeyUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.APIKeyUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.APIKeyUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -693,9 +713,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the API key.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of scopes allowed for the API key, e.g. `["api.model.request"]`
             public var scopes: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -709,13 +731,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case scopes
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.scopes = try container.decodeIfPresent([Swift.String].self, forKey: .scopes)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.scopes = try reader.optional([Swift.String].self, .scopes)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -731,9 +755,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/api_key.deleted`.
-    public struct APIKeyDeleted: Codable, Hashable, Sendable {
+    public struct APIKeyDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The tracking ID of the API key.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `APIKeyDeleted`.
         ///
@@ -747,13 +773,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `APIKeyDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `APIKeyDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -768,11 +796,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The project and fine-tuned model checkpoint that the checkpoint permission was created for.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created`.
-    public struct CheckpointPermissionCreated: Codable, Hashable, Sendable {
+    public struct CheckpointPermissionCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the checkpoint permission.
         public var id: Swift.String?
         /// The payload used to create the checkpoint permission.
         public var data: AuditLog.CheckpointPermissionCreated.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CheckpointPermissionCreated`.
         ///
@@ -792,14 +822,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `CheckpointPermissionCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CheckpointPermissionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent(AuditLog.CheckpointPermissionCreated.DataValue.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional(AuditLog.CheckpointPermissionCreated.DataValue.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -814,11 +846,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the checkpoint permission.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.created/properties/data`.
-        public struct DataValue: Codable, Hashable, Sendable {
+        public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The ID of the project that the checkpoint permission was created for.
             public var projectID: Swift.String?
             /// The ID of the fine-tuned model checkpoint.
             public var fineTunedModelCheckpoint: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataValue`.
             ///
@@ -838,14 +872,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case fineTunedModelCheckpoint = "fine_tuned_model_checkpoint"
             }
 
-            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-                self.fineTunedModelCheckpoint = try container.decodeIfPresent(Swift.String.self, forKey: .fineTunedModelCheckpoint)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.projectID = try reader.optional(Swift.String.self, .projectID)
+                self.fineTunedModelCheckpoint = try reader.optional(Swift.String.self, .fineTunedModelCheckpoint)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -862,9 +898,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/checkpoint.permission.deleted`.
-    public struct CheckpointPermissionDeleted: Codable, Hashable, Sendable {
+    public struct CheckpointPermissionDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the checkpoint permission.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CheckpointPermissionDeleted`.
         ///
@@ -878,13 +916,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `CheckpointPermissionDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CheckpointPermissionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -899,11 +939,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.registered`.
-    public struct ExternalKeyRegistered: Codable, Hashable, Sendable {
+    public struct ExternalKeyRegistered: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the external key configuration.
         public var id: Swift.String?
         /// The configuration for the external key.
         public var data: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ExternalKeyRegistered`.
         ///
@@ -923,14 +965,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `ExternalKeyRegistered` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExternalKeyRegistered` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional([Swift.String: JSONValue].self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -946,9 +990,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/external_key.removed`.
-    public struct ExternalKeyRemoved: Codable, Hashable, Sendable {
+    public struct ExternalKeyRemoved: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the external key configuration.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ExternalKeyRemoved`.
         ///
@@ -962,13 +1008,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `ExternalKeyRemoved` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExternalKeyRemoved` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -983,11 +1031,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created`.
-    public struct GroupCreated: Codable, Hashable, Sendable {
+    public struct GroupCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the group.
         public var id: Swift.String?
         /// Information about the created group.
         public var data: AuditLog.GroupCreated.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `GroupCreated`.
         ///
@@ -1007,14 +1057,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `GroupCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `GroupCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent(AuditLog.GroupCreated.DataValue.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional(AuditLog.GroupCreated.DataValue.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1029,9 +1081,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// Information about the created group.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.created/properties/data`.
-        public struct DataValue: Codable, Hashable, Sendable {
+        public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The group name.
             public var groupName: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataValue`.
             ///
@@ -1045,13 +1099,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case groupName = "group_name"
             }
 
-            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.groupName = try container.decodeIfPresent(Swift.String.self, forKey: .groupName)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.groupName = try reader.optional(Swift.String.self, .groupName)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1067,11 +1123,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated`.
-    public struct GroupUpdated: Codable, Hashable, Sendable {
+    public struct GroupUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the group.
         public var id: Swift.String?
         /// The payload used to update the group.
         public var changesRequested: AuditLog.GroupUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `GroupUpdated`.
         ///
@@ -1091,14 +1149,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `GroupUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `GroupUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.GroupUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.GroupUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1113,9 +1173,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the group.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The updated group name.
             public var groupName: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -1129,13 +1191,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case groupName = "group_name"
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.groupName = try container.decodeIfPresent(Swift.String.self, forKey: .groupName)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.groupName = try reader.optional(Swift.String.self, .groupName)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1151,9 +1215,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/group.deleted`.
-    public struct GroupDeleted: Codable, Hashable, Sendable {
+    public struct GroupDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the group.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `GroupDeleted`.
         ///
@@ -1167,13 +1233,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `GroupDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `GroupDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1188,9 +1256,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/scim.enabled`.
-    public struct ScimEnabled: Codable, Hashable, Sendable {
+    public struct ScimEnabled: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the SCIM was enabled for.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ScimEnabled`.
         ///
@@ -1204,13 +1274,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `ScimEnabled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ScimEnabled` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1225,9 +1297,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/scim.disabled`.
-    public struct ScimDisabled: Codable, Hashable, Sendable {
+    public struct ScimDisabled: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the SCIM was disabled for.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ScimDisabled`.
         ///
@@ -1241,13 +1315,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `ScimDisabled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ScimDisabled` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1262,11 +1338,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent`.
-    public struct InviteSent: Codable, Hashable, Sendable {
+    public struct InviteSent: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the invite.
         public var id: Swift.String?
         /// The payload used to create the invite.
         public var data: AuditLog.InviteSent.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InviteSent`.
         ///
@@ -1286,14 +1364,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `InviteSent` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InviteSent` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent(AuditLog.InviteSent.DataValue.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional(AuditLog.InviteSent.DataValue.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1308,11 +1388,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the invite.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.sent/properties/data`.
-        public struct DataValue: Codable, Hashable, Sendable {
+        public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The email invited to the organization.
             public var email: Swift.String?
             /// The role the email was invited to be. Is either `owner` or `member`.
             public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataValue`.
             ///
@@ -1332,14 +1414,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.email = try reader.optional(Swift.String.self, .email)
+                self.role = try reader.optional(Swift.String.self, .role)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1356,9 +1440,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.accepted`.
-    public struct InviteAccepted: Codable, Hashable, Sendable {
+    public struct InviteAccepted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the invite.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InviteAccepted`.
         ///
@@ -1372,13 +1458,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `InviteAccepted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InviteAccepted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1393,9 +1481,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/invite.deleted`.
-    public struct InviteDeleted: Codable, Hashable, Sendable {
+    public struct InviteDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the invite.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InviteDeleted`.
         ///
@@ -1409,13 +1499,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `InviteDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InviteDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1430,13 +1522,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.created`.
-    public struct IPAllowlistCreated: Codable, Hashable, Sendable {
+    public struct IPAllowlistCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the IP allowlist configuration.
         public var id: Swift.String?
         /// The name of the IP allowlist configuration.
         public var name: Swift.String?
         /// The IP addresses or CIDR ranges included in the configuration.
         public var allowedIps: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IPAllowlistCreated`.
         ///
@@ -1460,15 +1554,17 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
-        /// Decodes `IPAllowlistCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.allowedIps = try container.decodeIfPresent([Swift.String].self, forKey: .allowedIps)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.allowedIps = try reader.optional([Swift.String].self, .allowedIps)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1485,11 +1581,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.updated`.
-    public struct IPAllowlistUpdated: Codable, Hashable, Sendable {
+    public struct IPAllowlistUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the IP allowlist configuration.
         public var id: Swift.String?
         /// The updated set of IP addresses or CIDR ranges in the configuration.
         public var allowedIps: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IPAllowlistUpdated`.
         ///
@@ -1509,14 +1607,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
-        /// Decodes `IPAllowlistUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.allowedIps = try container.decodeIfPresent([Swift.String].self, forKey: .allowedIps)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.allowedIps = try reader.optional([Swift.String].self, .allowedIps)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1532,13 +1632,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.deleted`.
-    public struct IPAllowlistDeleted: Codable, Hashable, Sendable {
+    public struct IPAllowlistDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the IP allowlist configuration.
         public var id: Swift.String?
         /// The name of the IP allowlist configuration.
         public var name: Swift.String?
         /// The IP addresses or CIDR ranges that were in the configuration.
         public var allowedIps: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IPAllowlistDeleted`.
         ///
@@ -1562,15 +1664,17 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case allowedIps = "allowed_ips"
         }
 
-        /// Decodes `IPAllowlistDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.allowedIps = try container.decodeIfPresent([Swift.String].self, forKey: .allowedIps)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.allowedIps = try reader.optional([Swift.String].self, .allowedIps)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1587,9 +1691,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated`.
-    public struct IPAllowlistConfigActivated: Codable, Hashable, Sendable {
+    public struct IPAllowlistConfigActivated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The configurations that were activated.
         public var configs: [AuditLog.IPAllowlistConfigActivated.Config]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IPAllowlistConfigActivated`.
         ///
@@ -1603,13 +1709,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case configs
         }
 
-        /// Decodes `IPAllowlistConfigActivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistConfigActivated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.configs = try container.decodeIfPresent([AuditLog.IPAllowlistConfigActivated.Config].self, forKey: .configs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.configs = try reader.optional([AuditLog.IPAllowlistConfigActivated.Config].self, .configs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1623,11 +1731,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The `items` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated/properties/configs/items`.
-        public struct Config: Codable, Hashable, Sendable {
+        public struct Config: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The ID of the IP allowlist configuration.
             public var id: Swift.String?
             /// The name of the IP allowlist configuration.
             public var name: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Config`.
             ///
@@ -1647,14 +1757,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes `Config` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.id = try reader.optional(Swift.String.self, .id)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1671,9 +1783,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated`.
-    public struct IPAllowlistConfigDeactivated: Codable, Hashable, Sendable {
+    public struct IPAllowlistConfigDeactivated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The configurations that were deactivated.
         public var configs: [AuditLog.IPAllowlistConfigDeactivated.Config]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IPAllowlistConfigDeactivated`.
         ///
@@ -1687,13 +1801,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case configs
         }
 
-        /// Decodes `IPAllowlistConfigDeactivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IPAllowlistConfigDeactivated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.configs = try container.decodeIfPresent([AuditLog.IPAllowlistConfigDeactivated.Config].self, forKey: .configs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.configs = try reader.optional([AuditLog.IPAllowlistConfigDeactivated.Config].self, .configs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1707,11 +1823,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The `items` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated/properties/configs/items`.
-        public struct Config: Codable, Hashable, Sendable {
+        public struct Config: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The ID of the IP allowlist configuration.
             public var id: Swift.String?
             /// The name of the IP allowlist configuration.
             public var name: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Config`.
             ///
@@ -1731,14 +1849,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes `Config` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Config` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.id = try reader.optional(Swift.String.self, .id)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1755,11 +1875,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/login.failed`.
-    public struct LoginFailed: Codable, Hashable, Sendable {
+    public struct LoginFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The error code of the failure.
         public var errorCode: Swift.String?
         /// The error message of the failure.
         public var errorMessage: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `LoginFailed`.
         ///
@@ -1779,14 +1901,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case errorMessage = "error_message"
         }
 
-        /// Decodes `LoginFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LoginFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.errorCode = try container.decodeIfPresent(Swift.String.self, forKey: .errorCode)
-            self.errorMessage = try container.decodeIfPresent(Swift.String.self, forKey: .errorMessage)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.errorCode = try reader.optional(Swift.String.self, .errorCode)
+            self.errorMessage = try reader.optional(Swift.String.self, .errorMessage)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1802,11 +1926,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/logout.failed`.
-    public struct LogoutFailed: Codable, Hashable, Sendable {
+    public struct LogoutFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The error code of the failure.
         public var errorCode: Swift.String?
         /// The error message of the failure.
         public var errorMessage: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `LogoutFailed`.
         ///
@@ -1826,14 +1952,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case errorMessage = "error_message"
         }
 
-        /// Decodes `LogoutFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LogoutFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.errorCode = try container.decodeIfPresent(Swift.String.self, forKey: .errorCode)
-            self.errorMessage = try container.decodeIfPresent(Swift.String.self, forKey: .errorMessage)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.errorCode = try reader.optional(Swift.String.self, .errorCode)
+            self.errorMessage = try reader.optional(Swift.String.self, .errorMessage)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1849,11 +1977,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/organization.updated`.
-    public struct OrganizationUpdated: Codable, Hashable, Sendable {
+    public struct OrganizationUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The organization ID.
         public var id: Swift.String?
         /// The payload used to update the organization settings.
         public var changesRequested: AuditLog.OrganizationUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `OrganizationUpdated`.
         ///
@@ -1873,14 +2003,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `OrganizationUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `OrganizationUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.OrganizationUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.OrganizationUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1895,7 +2027,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the organization settings.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/organization.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The organization title.
             public var title: Swift.String?
             /// The organization description.
@@ -1910,6 +2042,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
             public var apiCallLogging: Swift.String?
             /// The list of project ids if api_call_logging is set to `enabled_for_selected_projects`
             public var apiCallLoggingProjectIDs: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -1949,19 +2083,21 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case apiCallLoggingProjectIDs = "api_call_logging_project_ids"
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
-                self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-                self.threadsUiVisibility = try container.decodeIfPresent(Swift.String.self, forKey: .threadsUiVisibility)
-                self.usageDashboardVisibility = try container.decodeIfPresent(Swift.String.self, forKey: .usageDashboardVisibility)
-                self.apiCallLogging = try container.decodeIfPresent(Swift.String.self, forKey: .apiCallLogging)
-                self.apiCallLoggingProjectIDs = try container.decodeIfPresent(Swift.String.self, forKey: .apiCallLoggingProjectIDs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.title = try reader.optional(Swift.String.self, .title)
+                self.description = try reader.optional(Swift.String.self, .description)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.threadsUiVisibility = try reader.optional(Swift.String.self, .threadsUiVisibility)
+                self.usageDashboardVisibility = try reader.optional(Swift.String.self, .usageDashboardVisibility)
+                self.apiCallLogging = try reader.optional(Swift.String.self, .apiCallLogging)
+                self.apiCallLoggingProjectIDs = try reader.optional(Swift.String.self, .apiCallLoggingProjectIDs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1983,11 +2119,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.created`.
-    public struct ProjectCreated: Codable, Hashable, Sendable {
+    public struct ProjectCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The payload used to create the project.
         public var data: AuditLog.ProjectCreated.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ProjectCreated`.
         ///
@@ -2007,14 +2145,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `ProjectCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent(AuditLog.ProjectCreated.DataValue.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional(AuditLog.ProjectCreated.DataValue.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2029,11 +2169,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the project.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.created/properties/data`.
-        public struct DataValue: Codable, Hashable, Sendable {
+        public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The project name.
             public var name: Swift.String?
             /// The title of the project as seen on the dashboard.
             public var title: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataValue`.
             ///
@@ -2053,14 +2195,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case title
             }
 
-            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-                self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.title = try reader.optional(Swift.String.self, .title)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2077,11 +2221,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.updated`.
-    public struct ProjectUpdated: Codable, Hashable, Sendable {
+    public struct ProjectUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The payload used to update the project.
         public var changesRequested: AuditLog.ProjectUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ProjectUpdated`.
         ///
@@ -2101,14 +2247,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `ProjectUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.ProjectUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.ProjectUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2123,9 +2271,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the project.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The title of the project as seen on the dashboard.
             public var title: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -2139,13 +2289,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case title
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.title = try reader.optional(Swift.String.self, .title)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2161,9 +2313,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.archived`.
-    public struct ProjectArchived: Codable, Hashable, Sendable {
+    public struct ProjectArchived: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ProjectArchived`.
         ///
@@ -2177,13 +2331,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `ProjectArchived` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectArchived` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2198,9 +2354,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/project.deleted`.
-    public struct ProjectDeleted: Codable, Hashable, Sendable {
+    public struct ProjectDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ProjectDeleted`.
         ///
@@ -2214,13 +2372,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `ProjectDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2235,11 +2395,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.updated`.
-    public struct RateLimitUpdated: Codable, Hashable, Sendable {
+    public struct RateLimitUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The rate limit ID
         public var id: Swift.String?
         /// The payload used to update the rate limits.
         public var changesRequested: AuditLog.RateLimitUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RateLimitUpdated`.
         ///
@@ -2259,14 +2421,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `RateLimitUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimitUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.RateLimitUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.RateLimitUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2281,7 +2445,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the rate limits.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The maximum requests per minute.
             public var maxRequestsPer1Minute: Swift.Int?
             /// The maximum tokens per minute.
@@ -2294,6 +2458,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
             public var maxRequestsPer1Day: Swift.Int?
             /// The maximum batch input tokens per day. Only relevant for certain models.
             public var batch1DayMaxInputTokens: Swift.Int?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -2329,18 +2495,20 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case batch1DayMaxInputTokens = "batch_1_day_max_input_tokens"
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.maxRequestsPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Minute)
-                self.maxTokensPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxTokensPer1Minute)
-                self.maxImagesPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxImagesPer1Minute)
-                self.maxAudioMegabytesPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxAudioMegabytesPer1Minute)
-                self.maxRequestsPer1Day = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Day)
-                self.batch1DayMaxInputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .batch1DayMaxInputTokens)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.maxRequestsPer1Minute = try reader.optional(Swift.Int.self, .maxRequestsPer1Minute)
+                self.maxTokensPer1Minute = try reader.optional(Swift.Int.self, .maxTokensPer1Minute)
+                self.maxImagesPer1Minute = try reader.optional(Swift.Int.self, .maxImagesPer1Minute)
+                self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, .maxAudioMegabytesPer1Minute)
+                self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, .maxRequestsPer1Day)
+                self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, .batch1DayMaxInputTokens)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2361,9 +2529,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/rate_limit.deleted`.
-    public struct RateLimitDeleted: Codable, Hashable, Sendable {
+    public struct RateLimitDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The rate limit ID
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RateLimitDeleted`.
         ///
@@ -2377,13 +2547,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `RateLimitDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimitDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2398,7 +2570,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.created`.
-    public struct RoleCreated: Codable, Hashable, Sendable {
+    public struct RoleCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The role ID.
         public var id: Swift.String?
         /// The name of the role.
@@ -2409,6 +2581,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
         public var resourceType: Swift.String?
         /// The resource the role is scoped to.
         public var resourceID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RoleCreated`.
         ///
@@ -2440,17 +2614,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceID = "resource_id"
         }
 
-        /// Decodes `RoleCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.roleName = try container.decodeIfPresent(Swift.String.self, forKey: .roleName)
-            self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions)
-            self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
-            self.resourceID = try container.decodeIfPresent(Swift.String.self, forKey: .resourceID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.roleName = try reader.optional(Swift.String.self, .roleName)
+            self.permissions = try reader.optional([Swift.String].self, .permissions)
+            self.resourceType = try reader.optional(Swift.String.self, .resourceType)
+            self.resourceID = try reader.optional(Swift.String.self, .resourceID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2469,11 +2645,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.updated`.
-    public struct RoleUpdated: Codable, Hashable, Sendable {
+    public struct RoleUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The role ID.
         public var id: Swift.String?
         /// The payload used to update the role.
         public var changesRequested: AuditLog.RoleUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RoleUpdated`.
         ///
@@ -2493,14 +2671,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `RoleUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.RoleUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.RoleUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2515,7 +2695,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the role.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The updated role name, when provided.
             public var roleName: Swift.String?
             /// The resource the role is scoped to.
@@ -2530,6 +2710,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
             public var description: Swift.String?
             /// Additional metadata stored on the role.
             public var metadata: [Swift.String: JSONValue]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -2569,19 +2751,21 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.roleName = try container.decodeIfPresent(Swift.String.self, forKey: .roleName)
-                self.resourceID = try container.decodeIfPresent(Swift.String.self, forKey: .resourceID)
-                self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
-                self.permissionsAdded = try container.decodeIfPresent([Swift.String].self, forKey: .permissionsAdded)
-                self.permissionsRemoved = try container.decodeIfPresent([Swift.String].self, forKey: .permissionsRemoved)
-                self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.roleName = try reader.optional(Swift.String.self, .roleName)
+                self.resourceID = try reader.optional(Swift.String.self, .resourceID)
+                self.resourceType = try reader.optional(Swift.String.self, .resourceType)
+                self.permissionsAdded = try reader.optional([Swift.String].self, .permissionsAdded)
+                self.permissionsRemoved = try reader.optional([Swift.String].self, .permissionsRemoved)
+                self.description = try reader.optional(Swift.String.self, .description)
+                self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2603,9 +2787,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.deleted`.
-    public struct RoleDeleted: Codable, Hashable, Sendable {
+    public struct RoleDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The role ID.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RoleDeleted`.
         ///
@@ -2619,13 +2805,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `RoleDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2640,7 +2828,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.assignment.created`.
-    public struct RoleAssignmentCreated: Codable, Hashable, Sendable {
+    public struct RoleAssignmentCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The identifier of the role assignment.
         public var id: Swift.String?
         /// The principal (user or group) that received the role.
@@ -2651,6 +2839,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
         public var resourceID: Swift.String?
         /// The type of resource the role assignment is scoped to.
         public var resourceType: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RoleAssignmentCreated`.
         ///
@@ -2682,17 +2872,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceType = "resource_type"
         }
 
-        /// Decodes `RoleAssignmentCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleAssignmentCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.principalID = try container.decodeIfPresent(Swift.String.self, forKey: .principalID)
-            self.principalType = try container.decodeIfPresent(Swift.String.self, forKey: .principalType)
-            self.resourceID = try container.decodeIfPresent(Swift.String.self, forKey: .resourceID)
-            self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.principalID = try reader.optional(Swift.String.self, .principalID)
+            self.principalType = try reader.optional(Swift.String.self, .principalType)
+            self.resourceID = try reader.optional(Swift.String.self, .resourceID)
+            self.resourceType = try reader.optional(Swift.String.self, .resourceType)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2711,7 +2903,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.assignment.deleted`.
-    public struct RoleAssignmentDeleted: Codable, Hashable, Sendable {
+    public struct RoleAssignmentDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The identifier of the role assignment.
         public var id: Swift.String?
         /// The principal (user or group) that had the role removed.
@@ -2722,6 +2914,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
         public var resourceID: Swift.String?
         /// The type of resource the role assignment was scoped to.
         public var resourceType: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RoleAssignmentDeleted`.
         ///
@@ -2753,17 +2947,19 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case resourceType = "resource_type"
         }
 
-        /// Decodes `RoleAssignmentDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleAssignmentDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.principalID = try container.decodeIfPresent(Swift.String.self, forKey: .principalID)
-            self.principalType = try container.decodeIfPresent(Swift.String.self, forKey: .principalType)
-            self.resourceID = try container.decodeIfPresent(Swift.String.self, forKey: .resourceID)
-            self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.principalID = try reader.optional(Swift.String.self, .principalID)
+            self.principalType = try reader.optional(Swift.String.self, .principalType)
+            self.resourceID = try reader.optional(Swift.String.self, .resourceID)
+            self.resourceType = try reader.optional(Swift.String.self, .resourceType)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2782,7 +2978,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.bound_to_resource`.
-    public struct RoleBoundToResource: Codable, Hashable, Sendable {
+    public struct RoleBoundToResource: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the resource the role was bound to. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
         public var id: Swift.String?
         /// The ID of the role that was bound to the resource.
@@ -2803,6 +2999,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
         public var enabled: Swift.Bool?
         /// The connector role mutation path that produced the event.
         public var source: AuditLog.RoleBoundToResource.Source?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RoleBoundToResource`.
         ///
@@ -2854,22 +3052,24 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case source
         }
 
-        /// Decodes `RoleBoundToResource` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleBoundToResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.roleID = try container.decodeIfPresent(Swift.String.self, forKey: .roleID)
-            self.resourceID = try container.decodeIfPresent(Swift.String.self, forKey: .resourceID)
-            self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
-            self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions)
-            self.workspaceID = try container.decodeIfPresent(Swift.String.self, forKey: .workspaceID)
-            self.connectorID = try container.decodeIfPresent(Swift.String.self, forKey: .connectorID)
-            self.connectorName = try container.decodeIfPresent(Swift.String.self, forKey: .connectorName)
-            self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
-            self.source = try container.decodeIfPresent(AuditLog.RoleBoundToResource.Source.self, forKey: .source)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.roleID = try reader.optional(Swift.String.self, .roleID)
+            self.resourceID = try reader.optional(Swift.String.self, .resourceID)
+            self.resourceType = try reader.optional(Swift.String.self, .resourceType)
+            self.permissions = try reader.optional([Swift.String].self, .permissions)
+            self.workspaceID = try reader.optional(Swift.String.self, .workspaceID)
+            self.connectorID = try reader.optional(Swift.String.self, .connectorID)
+            self.connectorName = try reader.optional(Swift.String.self, .connectorName)
+            self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+            self.source = try reader.optional(AuditLog.RoleBoundToResource.Source.self, .source)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2921,7 +3121,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/role.unbound_from_resource`.
-    public struct RoleUnboundFromResource: Codable, Hashable, Sendable {
+    public struct RoleUnboundFromResource: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the resource the role was unbound from. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
         public var id: Swift.String?
         /// The ID of the role that was unbound from the resource.
@@ -2942,6 +3142,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
         public var enabled: Swift.Bool?
         /// The connector role mutation path that produced the event.
         public var source: AuditLog.RoleUnboundFromResource.Source?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RoleUnboundFromResource`.
         ///
@@ -2993,22 +3195,24 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case source
         }
 
-        /// Decodes `RoleUnboundFromResource` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RoleUnboundFromResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.roleID = try container.decodeIfPresent(Swift.String.self, forKey: .roleID)
-            self.resourceID = try container.decodeIfPresent(Swift.String.self, forKey: .resourceID)
-            self.resourceType = try container.decodeIfPresent(Swift.String.self, forKey: .resourceType)
-            self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions)
-            self.workspaceID = try container.decodeIfPresent(Swift.String.self, forKey: .workspaceID)
-            self.connectorID = try container.decodeIfPresent(Swift.String.self, forKey: .connectorID)
-            self.connectorName = try container.decodeIfPresent(Swift.String.self, forKey: .connectorName)
-            self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
-            self.source = try container.decodeIfPresent(AuditLog.RoleUnboundFromResource.Source.self, forKey: .source)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.roleID = try reader.optional(Swift.String.self, .roleID)
+            self.resourceID = try reader.optional(Swift.String.self, .resourceID)
+            self.resourceType = try reader.optional(Swift.String.self, .resourceType)
+            self.permissions = try reader.optional([Swift.String].self, .permissions)
+            self.workspaceID = try reader.optional(Swift.String.self, .workspaceID)
+            self.connectorID = try reader.optional(Swift.String.self, .connectorID)
+            self.connectorName = try reader.optional(Swift.String.self, .connectorName)
+            self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+            self.source = try reader.optional(AuditLog.RoleUnboundFromResource.Source.self, .source)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3060,11 +3264,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.created`.
-    public struct ServiceAccountCreated: Codable, Hashable, Sendable {
+    public struct ServiceAccountCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The service account ID.
         public var id: Swift.String?
         /// The payload used to create the service account.
         public var data: AuditLog.ServiceAccountCreated.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ServiceAccountCreated`.
         ///
@@ -3084,14 +3290,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `ServiceAccountCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ServiceAccountCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent(AuditLog.ServiceAccountCreated.DataValue.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional(AuditLog.ServiceAccountCreated.DataValue.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3106,9 +3314,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to create the service account.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.created/properties/data`.
-        public struct DataValue: Codable, Hashable, Sendable {
+        public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataValue`.
             ///
@@ -3122,13 +3332,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.role = try reader.optional(Swift.String.self, .role)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3144,11 +3356,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.updated`.
-    public struct ServiceAccountUpdated: Codable, Hashable, Sendable {
+    public struct ServiceAccountUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The service account ID.
         public var id: Swift.String?
         /// The payload used to updated the service account.
         public var changesRequested: AuditLog.ServiceAccountUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ServiceAccountUpdated`.
         ///
@@ -3168,14 +3382,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `ServiceAccountUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ServiceAccountUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.ServiceAccountUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.ServiceAccountUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3190,9 +3406,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to updated the service account.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The role of the service account. Is either `owner` or `member`.
             public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -3206,13 +3424,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.role = try reader.optional(Swift.String.self, .role)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3228,9 +3448,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/service_account.deleted`.
-    public struct ServiceAccountDeleted: Codable, Hashable, Sendable {
+    public struct ServiceAccountDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The service account ID.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ServiceAccountDeleted`.
         ///
@@ -3244,13 +3466,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `ServiceAccountDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ServiceAccountDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3265,11 +3489,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.created`.
-    public struct WorkloadIdentityProviderCreated: Codable, Hashable, Sendable {
+    public struct WorkloadIdentityProviderCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The workload identity provider ID.
         public var id: Swift.String?
         /// The payload used to create the workload identity provider.
         public var data: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `WorkloadIdentityProviderCreated`.
         ///
@@ -3289,14 +3515,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `WorkloadIdentityProviderCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional([Swift.String: JSONValue].self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3312,11 +3540,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.updated`.
-    public struct WorkloadIdentityProviderUpdated: Codable, Hashable, Sendable {
+    public struct WorkloadIdentityProviderUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The workload identity provider ID.
         public var id: Swift.String?
         /// The payload used to update the workload identity provider.
         public var changesRequested: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `WorkloadIdentityProviderUpdated`.
         ///
@@ -3336,14 +3566,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `WorkloadIdentityProviderUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional([Swift.String: JSONValue].self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3359,11 +3591,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider.deleted`.
-    public struct WorkloadIdentityProviderDeleted: Codable, Hashable, Sendable {
+    public struct WorkloadIdentityProviderDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The workload identity provider ID.
         public var id: Swift.String?
         /// The workload identity provider name.
         public var name: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `WorkloadIdentityProviderDeleted`.
         ///
@@ -3383,14 +3617,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `WorkloadIdentityProviderDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3406,13 +3642,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.created`.
-    public struct WorkloadIdentityProviderMappingCreated: Codable, Hashable, Sendable {
+    public struct WorkloadIdentityProviderMappingCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The workload identity provider mapping ID.
         public var id: Swift.String?
         /// The workload identity provider ID.
         public var identityProviderID: Swift.String?
         /// The payload used to create the workload identity provider mapping.
         public var data: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `WorkloadIdentityProviderMappingCreated`.
         ///
@@ -3436,15 +3674,17 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `WorkloadIdentityProviderMappingCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderMappingCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.identityProviderID = try container.decodeIfPresent(Swift.String.self, forKey: .identityProviderID)
-            self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.identityProviderID = try reader.optional(Swift.String.self, .identityProviderID)
+            self.data = try reader.optional([Swift.String: JSONValue].self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3461,13 +3701,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.updated`.
-    public struct WorkloadIdentityProviderMappingUpdated: Codable, Hashable, Sendable {
+    public struct WorkloadIdentityProviderMappingUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The workload identity provider mapping ID.
         public var id: Swift.String?
         /// The workload identity provider ID.
         public var identityProviderID: Swift.String?
         /// The payload used to update the workload identity provider mapping.
         public var changesRequested: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `WorkloadIdentityProviderMappingUpdated`.
         ///
@@ -3491,15 +3733,17 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `WorkloadIdentityProviderMappingUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderMappingUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.identityProviderID = try container.decodeIfPresent(Swift.String.self, forKey: .identityProviderID)
-            self.changesRequested = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.identityProviderID = try reader.optional(Swift.String.self, .identityProviderID)
+            self.changesRequested = try reader.optional([Swift.String: JSONValue].self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3516,7 +3760,7 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/workload_identity_provider_mapping.deleted`.
-    public struct WorkloadIdentityProviderMappingDeleted: Codable, Hashable, Sendable {
+    public struct WorkloadIdentityProviderMappingDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The workload identity provider mapping ID.
         public var id: Swift.String?
         /// The workload identity provider ID.
@@ -3525,6 +3769,8 @@ public struct AuditLog: Codable, Hashable, Sendable {
         public var projectID: Swift.String?
         /// The mapped service account ID.
         public var serviceAccountID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `WorkloadIdentityProviderMappingDeleted`.
         ///
@@ -3552,16 +3798,18 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case serviceAccountID = "service_account_id"
         }
 
-        /// Decodes `WorkloadIdentityProviderMappingDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WorkloadIdentityProviderMappingDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.identityProviderID = try container.decodeIfPresent(Swift.String.self, forKey: .identityProviderID)
-            self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-            self.serviceAccountID = try container.decodeIfPresent(Swift.String.self, forKey: .serviceAccountID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.identityProviderID = try reader.optional(Swift.String.self, .identityProviderID)
+            self.projectID = try reader.optional(Swift.String.self, .projectID)
+            self.serviceAccountID = try reader.optional(Swift.String.self, .serviceAccountID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3579,11 +3827,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.added`.
-    public struct UserAdded: Codable, Hashable, Sendable {
+    public struct UserAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The user ID.
         public var id: Swift.String?
         /// The payload used to add the user to the project.
         public var data: AuditLog.UserAdded.DataValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `UserAdded`.
         ///
@@ -3603,14 +3853,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `UserAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.data = try container.decodeIfPresent(AuditLog.UserAdded.DataValue.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.data = try reader.optional(AuditLog.UserAdded.DataValue.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3625,9 +3877,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to add the user to the project.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.added/properties/data`.
-        public struct DataValue: Codable, Hashable, Sendable {
+        public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataValue`.
             ///
@@ -3641,13 +3895,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.role = try reader.optional(Swift.String.self, .role)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3663,11 +3919,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.updated`.
-    public struct UserUpdated: Codable, Hashable, Sendable {
+    public struct UserUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The project ID.
         public var id: Swift.String?
         /// The payload used to update the user.
         public var changesRequested: AuditLog.UserUpdated.ChangesRequested?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `UserUpdated`.
         ///
@@ -3687,14 +3945,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case changesRequested = "changes_requested"
         }
 
-        /// Decodes `UserUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.changesRequested = try container.decodeIfPresent(AuditLog.UserUpdated.ChangesRequested.self, forKey: .changesRequested)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.changesRequested = try reader.optional(AuditLog.UserUpdated.ChangesRequested.self, .changesRequested)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3709,9 +3969,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The payload used to update the user.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.updated/properties/changes_requested`.
-        public struct ChangesRequested: Codable, Hashable, Sendable {
+        public struct ChangesRequested: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The role of the user. Is either `owner` or `member`.
             public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ChangesRequested`.
             ///
@@ -3725,13 +3987,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes `ChangesRequested` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ChangesRequested` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.role = try reader.optional(Swift.String.self, .role)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3747,9 +4011,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/user.deleted`.
-    public struct UserDeleted: Codable, Hashable, Sendable {
+    public struct UserDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The user ID.
         public var id: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `UserDeleted`.
         ///
@@ -3763,13 +4029,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `UserDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3784,11 +4052,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.created`.
-    public struct CertificateCreated: Codable, Hashable, Sendable {
+    public struct CertificateCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The certificate ID.
         public var id: Swift.String?
         /// The name of the certificate.
         public var name: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificateCreated`.
         ///
@@ -3808,14 +4078,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `CertificateCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3831,11 +4103,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.updated`.
-    public struct CertificateUpdated: Codable, Hashable, Sendable {
+    public struct CertificateUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The certificate ID.
         public var id: Swift.String?
         /// The name of the certificate.
         public var name: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificateUpdated`.
         ///
@@ -3855,14 +4129,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `CertificateUpdated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3878,13 +4154,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificate.deleted`.
-    public struct CertificateDeleted: Codable, Hashable, Sendable {
+    public struct CertificateDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The certificate ID.
         public var id: Swift.String?
         /// The name of the certificate.
         public var name: Swift.String?
         /// The certificate content in PEM format.
         public var certificate: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificateDeleted`.
         ///
@@ -3908,15 +4186,17 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificate
         }
 
-        /// Decodes `CertificateDeleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.certificate = try container.decodeIfPresent(Swift.String.self, forKey: .certificate)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.certificate = try reader.optional(Swift.String.self, .certificate)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3933,9 +4213,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated`.
-    public struct CertificatesActivated: Codable, Hashable, Sendable {
+    public struct CertificatesActivated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `certificates` member.
         public var certificates: [AuditLog.CertificatesActivated.CertificateValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificatesActivated`.
         ///
@@ -3949,13 +4231,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificates
         }
 
-        /// Decodes `CertificatesActivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificatesActivated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.certificates = try container.decodeIfPresent([AuditLog.CertificatesActivated.CertificateValue].self, forKey: .certificates)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.certificates = try reader.optional([AuditLog.CertificatesActivated.CertificateValue].self, .certificates)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3969,11 +4253,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The `items` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated/properties/certificates/items`.
-        public struct CertificateValue: Codable, Hashable, Sendable {
+        public struct CertificateValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The certificate ID.
             public var id: Swift.String?
             /// The name of the certificate.
             public var name: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CertificateValue`.
             ///
@@ -3993,14 +4279,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes `CertificateValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CertificateValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.id = try reader.optional(Swift.String.self, .id)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -4017,9 +4305,11 @@ public struct AuditLog: Codable, Hashable, Sendable {
     /// The details for events with this `type`.
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated`.
-    public struct CertificatesDeactivated: Codable, Hashable, Sendable {
+    public struct CertificatesDeactivated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `certificates` member.
         public var certificates: [AuditLog.CertificatesDeactivated.CertificateValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificatesDeactivated`.
         ///
@@ -4033,13 +4323,15 @@ public struct AuditLog: Codable, Hashable, Sendable {
             case certificates
         }
 
-        /// Decodes `CertificatesDeactivated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificatesDeactivated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.certificates = try container.decodeIfPresent([AuditLog.CertificatesDeactivated.CertificateValue].self, forKey: .certificates)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.certificates = try reader.optional([AuditLog.CertificatesDeactivated.CertificateValue].self, .certificates)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4053,11 +4345,13 @@ public struct AuditLog: Codable, Hashable, Sendable {
         /// The `items` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated/properties/certificates/items`.
-        public struct CertificateValue: Codable, Hashable, Sendable {
+        public struct CertificateValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The certificate ID.
             public var id: Swift.String?
             /// The name of the certificate.
             public var name: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CertificateValue`.
             ///
@@ -4077,14 +4371,16 @@ public struct AuditLog: Codable, Hashable, Sendable {
                 case name
             }
 
-            /// Decodes `CertificateValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CertificateValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.id = try reader.optional(Swift.String.self, .id)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.

@@ -6,13 +6,15 @@ import Foundation
 /// The actor who performed the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActor`.
-public struct AuditLogActor: Codable, Hashable, Sendable {
+public struct AuditLogActor: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of actor. Is either `session` or `api_key`.
     public var type: AuditLogActor.TypeValue?
     /// The session in which the audit logged action was performed.
     public var session: AuditLogActorSession?
     /// The API Key used to perform the audit logged action.
     public var apiKey: AuditLogActorAPIKey?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AuditLogActor`.
     ///
@@ -36,15 +38,17 @@ public struct AuditLogActor: Codable, Hashable, Sendable {
         case apiKey = "api_key"
     }
 
-    /// Decodes `AuditLogActor` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActor` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decodeIfPresent(AuditLogActor.TypeValue.self, forKey: .type)
-        self.session = try container.decodeIfPresent(AuditLogActorSession.self, forKey: .session)
-        self.apiKey = try container.decodeIfPresent(AuditLogActorAPIKey.self, forKey: .apiKey)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.optional(AuditLogActor.TypeValue.self, .type)
+        self.session = try reader.optional(AuditLogActorSession.self, .session)
+        self.apiKey = try reader.optional(AuditLogActorAPIKey.self, .apiKey)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -80,7 +84,7 @@ public struct AuditLogActor: Codable, Hashable, Sendable {
 /// The API Key used to perform the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorApiKey`.
-public struct AuditLogActorAPIKey: Codable, Hashable, Sendable {
+public struct AuditLogActorAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The tracking id of the API key.
     public var id: Swift.String?
     /// The type of API key. Can be either `user` or `service_account`.
@@ -89,6 +93,8 @@ public struct AuditLogActorAPIKey: Codable, Hashable, Sendable {
     public var user: AuditLogActorUser?
     /// The service account that performed the audit logged action.
     public var serviceAccount: AuditLogActorServiceAccount?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AuditLogActorAPIKey`.
     ///
@@ -116,16 +122,18 @@ public struct AuditLogActorAPIKey: Codable, Hashable, Sendable {
         case serviceAccount = "service_account"
     }
 
-    /// Decodes `AuditLogActorAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.type = try container.decodeIfPresent(AuditLogActorAPIKey.TypeValue.self, forKey: .type)
-        self.user = try container.decodeIfPresent(AuditLogActorUser.self, forKey: .user)
-        self.serviceAccount = try container.decodeIfPresent(AuditLogActorServiceAccount.self, forKey: .serviceAccount)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.type = try reader.optional(AuditLogActorAPIKey.TypeValue.self, .type)
+        self.user = try reader.optional(AuditLogActorUser.self, .user)
+        self.serviceAccount = try reader.optional(AuditLogActorServiceAccount.self, .serviceAccount)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -162,9 +170,11 @@ public struct AuditLogActorAPIKey: Codable, Hashable, Sendable {
 /// The service account that performed the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorServiceAccount`.
-public struct AuditLogActorServiceAccount: Codable, Hashable, Sendable {
+public struct AuditLogActorServiceAccount: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The service account id.
     public var id: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AuditLogActorServiceAccount`.
     ///
@@ -178,13 +188,15 @@ public struct AuditLogActorServiceAccount: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `AuditLogActorServiceAccount` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -199,11 +211,13 @@ public struct AuditLogActorServiceAccount: Codable, Hashable, Sendable {
 /// The session in which the audit logged action was performed.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorSession`.
-public struct AuditLogActorSession: Codable, Hashable, Sendable {
+public struct AuditLogActorSession: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The user who performed the audit logged action.
     public var user: AuditLogActorUser?
     /// The IP address from which the action was performed.
     public var ipAddress: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AuditLogActorSession`.
     ///
@@ -223,14 +237,16 @@ public struct AuditLogActorSession: Codable, Hashable, Sendable {
         case ipAddress = "ip_address"
     }
 
-    /// Decodes `AuditLogActorSession` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorSession` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.user = try container.decodeIfPresent(AuditLogActorUser.self, forKey: .user)
-        self.ipAddress = try container.decodeIfPresent(Swift.String.self, forKey: .ipAddress)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.user = try reader.optional(AuditLogActorUser.self, .user)
+        self.ipAddress = try reader.optional(Swift.String.self, .ipAddress)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -246,11 +262,13 @@ public struct AuditLogActorSession: Codable, Hashable, Sendable {
 /// The user who performed the audit logged action.
 ///
 /// - Remark: Generated from `#/components/schemas/AuditLogActorUser`.
-public struct AuditLogActorUser: Codable, Hashable, Sendable {
+public struct AuditLogActorUser: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The user id.
     public var id: Swift.String?
     /// The user email.
     public var email: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AuditLogActorUser`.
     ///
@@ -270,14 +288,16 @@ public struct AuditLogActorUser: Codable, Hashable, Sendable {
         case email
     }
 
-    /// Decodes `AuditLogActorUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AuditLogActorUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.email = try reader.optional(Swift.String.self, .email)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -741,7 +761,7 @@ public struct AuditLogEventType: OpenEnum {
 /// The `ListAuditLogsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
-public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListAuditLogsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [AuditLog]
     /// The `first_id` member.
@@ -750,6 +770,8 @@ public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListAuditLogsResponse`.
     ///
@@ -778,17 +800,19 @@ public struct ListAuditLogsResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ListAuditLogsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListAuditLogsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([AuditLog].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([AuditLog].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// The `Batch` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Batch`.
-public struct Batch: Codable, Hashable, Sendable {
+public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The OpenAI API endpoint used by the batch.
@@ -54,6 +54,8 @@ public struct Batch: Codable, Hashable, Sendable {
     public var usage: Batch.Usage?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Batch`.
     ///
@@ -150,34 +152,36 @@ public struct Batch: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Batch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("batch", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.endpoint = try container.decode(Swift.String.self, forKey: .endpoint)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.errors = try container.decodeIfPresent(Batch.Errors.self, forKey: .errors)
-        self.inputFileID = try container.decode(Swift.String.self, forKey: .inputFileID)
-        self.completionWindow = try container.decode(Swift.String.self, forKey: .completionWindow)
-        self.status = try container.decode(Batch.Status.self, forKey: .status)
-        self.outputFileID = try container.decodeIfPresent(Swift.String.self, forKey: .outputFileID)
-        self.errorFileID = try container.decodeIfPresent(Swift.String.self, forKey: .errorFileID)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.inProgressAt = try container.decodeIfPresent(Swift.Int.self, forKey: .inProgressAt)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.finalizingAt = try container.decodeIfPresent(Swift.Int.self, forKey: .finalizingAt)
-        self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
-        self.failedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .failedAt)
-        self.expiredAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiredAt)
-        self.cancellingAt = try container.decodeIfPresent(Swift.Int.self, forKey: .cancellingAt)
-        self.cancelledAt = try container.decodeIfPresent(Swift.Int.self, forKey: .cancelledAt)
-        self.requestCounts = try container.decodeIfPresent(BatchRequestCounts.self, forKey: .requestCounts)
-        self.usage = try container.decodeIfPresent(Batch.Usage.self, forKey: .usage)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("batch", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.endpoint = try reader.required(Swift.String.self, .endpoint)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.errors = try reader.optional(Batch.Errors.self, .errors)
+        self.inputFileID = try reader.required(Swift.String.self, .inputFileID)
+        self.completionWindow = try reader.required(Swift.String.self, .completionWindow)
+        self.status = try reader.required(Batch.Status.self, .status)
+        self.outputFileID = try reader.optional(Swift.String.self, .outputFileID)
+        self.errorFileID = try reader.optional(Swift.String.self, .errorFileID)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.inProgressAt = try reader.optional(Swift.Int.self, .inProgressAt)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.finalizingAt = try reader.optional(Swift.Int.self, .finalizingAt)
+        self.completedAt = try reader.optional(Swift.Int.self, .completedAt)
+        self.failedAt = try reader.optional(Swift.Int.self, .failedAt)
+        self.expiredAt = try reader.optional(Swift.Int.self, .expiredAt)
+        self.cancellingAt = try reader.optional(Swift.Int.self, .cancellingAt)
+        self.cancelledAt = try reader.optional(Swift.Int.self, .cancelledAt)
+        self.requestCounts = try reader.optional(BatchRequestCounts.self, .requestCounts)
+        self.usage = try reader.optional(Batch.Usage.self, .usage)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -212,11 +216,13 @@ public struct Batch: Codable, Hashable, Sendable {
     /// The `errors` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
-    public struct Errors: Codable, Hashable, Sendable {
+    public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The object type, which is always `list`.
         public var object: Swift.String?
         /// The `data` member.
         public var data: [BatchError]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Errors`.
         ///
@@ -236,14 +242,16 @@ public struct Batch: Codable, Hashable, Sendable {
             case data
         }
 
-        /// Decodes `Errors` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
-            self.data = try container.decodeIfPresent([BatchError].self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.object = try reader.optional(Swift.String.self, .object)
+            self.data = try reader.optional([BatchError].self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -298,7 +306,7 @@ public struct Batch: Codable, Hashable, Sendable {
     /// batches created after September 7, 2025.
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable {
+    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of input tokens.
         public var inputTokens: Swift.Int
         /// A detailed breakdown of the input tokens.
@@ -309,6 +317,8 @@ public struct Batch: Codable, Hashable, Sendable {
         public var outputTokensDetails: Batch.Usage.OutputTokensDetails
         /// The total number of tokens used.
         public var totalTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Usage`.
         ///
@@ -340,17 +350,19 @@ public struct Batch: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
-        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-            self.inputTokensDetails = try container.decode(Batch.Usage.InputTokensDetails.self, forKey: .inputTokensDetails)
-            self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-            self.outputTokensDetails = try container.decode(Batch.Usage.OutputTokensDetails.self, forKey: .outputTokensDetails)
-            self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+            self.inputTokensDetails = try reader.required(Batch.Usage.InputTokensDetails.self, .inputTokensDetails)
+            self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+            self.outputTokensDetails = try reader.required(Batch.Usage.OutputTokensDetails.self, .outputTokensDetails)
+            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -368,10 +380,12 @@ public struct Batch: Codable, Hashable, Sendable {
         /// A detailed breakdown of the input tokens.
         ///
         /// - Remark: Generated from `#/components/schemas/Batch/properties/usage/properties/input_tokens_details`.
-        public struct InputTokensDetails: Codable, Hashable, Sendable {
+        public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The number of tokens that were retrieved from the cache. [More on
             /// prompt caching](/docs/guides/prompt-caching).
             public var cachedTokens: Swift.Int
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `InputTokensDetails`.
             ///
@@ -385,13 +399,15 @@ public struct Batch: Codable, Hashable, Sendable {
                 case cachedTokens = "cached_tokens"
             }
 
-            /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -406,9 +422,11 @@ public struct Batch: Codable, Hashable, Sendable {
         /// A detailed breakdown of the output tokens.
         ///
         /// - Remark: Generated from `#/components/schemas/Batch/properties/usage/properties/output_tokens_details`.
-        public struct OutputTokensDetails: Codable, Hashable, Sendable {
+        public struct OutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The number of reasoning tokens.
             public var reasoningTokens: Swift.Int
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `OutputTokensDetails`.
             ///
@@ -422,13 +440,15 @@ public struct Batch: Codable, Hashable, Sendable {
                 case reasoningTokens = "reasoning_tokens"
             }
 
-            /// Decodes `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.reasoningTokens = try container.decode(Swift.Int.self, forKey: .reasoningTokens)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.reasoningTokens = try reader.required(Swift.Int.self, .reasoningTokens)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -445,7 +465,7 @@ public struct Batch: Codable, Hashable, Sendable {
 /// The `BatchError` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BatchError`.
-public struct BatchError: Codable, Hashable, Sendable {
+public struct BatchError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An error code identifying the error type.
     public var code: Swift.String?
     /// A human-readable message providing more details about the error.
@@ -454,6 +474,8 @@ public struct BatchError: Codable, Hashable, Sendable {
     public var param: Swift.String?
     /// The `line` member.
     public var line: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BatchError`.
     ///
@@ -481,16 +503,18 @@ public struct BatchError: Codable, Hashable, Sendable {
         case line
     }
 
-    /// Decodes `BatchError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BatchError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-        self.line = try container.decodeIfPresent(Swift.Int.self, forKey: .line)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.optional(Swift.String.self, .message)
+        self.param = try reader.optional(Swift.String.self, .param)
+        self.line = try reader.optional(Swift.Int.self, .line)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -508,9 +532,11 @@ public struct BatchError: Codable, Hashable, Sendable {
 /// The expiration policy for the output and/or error file that are generated for a batch.
 ///
 /// - Remark: Generated from `#/components/schemas/BatchFileExpirationAfter`.
-public struct BatchFileExpirationAfter: Codable, Hashable, Sendable {
+public struct BatchFileExpirationAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
     public var seconds: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BatchFileExpirationAfter`.
     ///
@@ -525,14 +551,16 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes `BatchFileExpirationAfter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BatchFileExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("created_at", forKey: .anchor)
-        self.seconds = try container.decode(Swift.Int.self, forKey: .seconds)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("created_at", .anchor, required: true)
+        self.seconds = try reader.required(Swift.Int.self, .seconds)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -548,13 +576,15 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable {
 /// The request counts for different statuses within the batch.
 ///
 /// - Remark: Generated from `#/components/schemas/BatchRequestCounts`.
-public struct BatchRequestCounts: Codable, Hashable, Sendable {
+public struct BatchRequestCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Total number of requests in the batch.
     public var total: Swift.Int
     /// Number of requests that have been completed successfully.
     public var completed: Swift.Int
     /// Number of requests that have failed.
     public var failed: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BatchRequestCounts`.
     ///
@@ -578,15 +608,17 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable {
         case failed
     }
 
-    /// Decodes `BatchRequestCounts` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BatchRequestCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.total = try container.decode(Swift.Int.self, forKey: .total)
-        self.completed = try container.decode(Swift.Int.self, forKey: .completed)
-        self.failed = try container.decode(Swift.Int.self, forKey: .failed)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.total = try reader.required(Swift.Int.self, .total)
+        self.completed = try reader.required(Swift.Int.self, .completed)
+        self.failed = try reader.required(Swift.Int.self, .failed)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -603,7 +635,7 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable {
 /// The `CreateBatchRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateBatchRequest`.
-public struct CreateBatchRequest: Codable, Hashable, Sendable {
+public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of an uploaded file that contains requests for the new batch.
     ///
     /// See [upload file](/docs/api-reference/files/create) for how to upload a file.
@@ -616,6 +648,8 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
     public var metadata: Metadata?
     /// The expiration policy for the output and/or error file that are generated for a batch.
     public var outputExpiresAfter: BatchFileExpirationAfter?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateBatchRequest`.
     ///
@@ -644,17 +678,19 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
         case completionWindow = "completion_window"
     }
 
-    /// Decodes `CreateBatchRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("24h", forKey: .completionWindow)
-        self.inputFileID = try container.decode(Swift.String.self, forKey: .inputFileID)
-        self.endpoint = try container.decode(CreateBatchRequest.Endpoint.self, forKey: .endpoint)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.outputExpiresAfter = try container.decodeIfPresent(BatchFileExpirationAfter.self, forKey: .outputExpiresAfter)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("24h", .completionWindow, required: true)
+        self.inputFileID = try reader.required(Swift.String.self, .inputFileID)
+        self.endpoint = try reader.required(CreateBatchRequest.Endpoint.self, .endpoint)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.outputExpiresAfter = try reader.optional(BatchFileExpirationAfter.self, .outputExpiresAfter)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -710,7 +746,7 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable {
 /// The `ListBatchesResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
-public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListBatchesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [Batch]
     /// The `first_id` member.
@@ -719,6 +755,8 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListBatchesResponse`.
     ///
@@ -747,17 +785,19 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ListBatchesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListBatchesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Batch].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Batch].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

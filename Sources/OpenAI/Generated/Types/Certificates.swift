@@ -6,7 +6,7 @@ import Foundation
 /// Represents an individual `certificate` uploaded to the organization.
 ///
 /// - Remark: Generated from `#/components/schemas/Certificate`.
-public struct Certificate: Codable, Hashable, Sendable {
+public struct Certificate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The object type.
     ///
     /// - If creating, updating, or getting a specific certificate, the object type is `certificate`.
@@ -23,6 +23,8 @@ public struct Certificate: Codable, Hashable, Sendable {
     public var certificateDetails: Certificate.CertificateDetails
     /// Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
     public var active: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Certificate`.
     ///
@@ -58,18 +60,20 @@ public struct Certificate: Codable, Hashable, Sendable {
         case active
     }
 
-    /// Decodes `Certificate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Certificate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Certificate.Object.self, forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.certificateDetails = try container.decode(Certificate.CertificateDetails.self, forKey: .certificateDetails)
-        self.active = try container.decodeIfPresent(Swift.Bool.self, forKey: .active)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Certificate.Object.self, .object)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.certificateDetails = try reader.required(Certificate.CertificateDetails.self, .certificateDetails)
+        self.active = try reader.optional(Swift.Bool.self, .active)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -114,13 +118,15 @@ public struct Certificate: Codable, Hashable, Sendable {
     /// The `certificate_details` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/Certificate/properties/certificate_details`.
-    public struct CertificateDetails: Codable, Hashable, Sendable {
+    public struct CertificateDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
         public var validAt: Swift.Int?
         /// The Unix timestamp (in seconds) of when the certificate expires.
         public var expiresAt: Swift.Int?
         /// The content of the certificate in PEM format.
         public var content: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -144,15 +150,17 @@ public struct Certificate: Codable, Hashable, Sendable {
             case content
         }
 
-        /// Decodes `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.validAt = try container.decodeIfPresent(Swift.Int.self, forKey: .validAt)
-            self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-            self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.validAt = try reader.optional(Swift.Int.self, .validAt)
+            self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+            self.content = try reader.optional(Swift.String.self, .content)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -170,9 +178,11 @@ public struct Certificate: Codable, Hashable, Sendable {
 /// The `DeleteCertificateResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteCertificateResponse`.
-public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
+public struct DeleteCertificateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the certificate that was deleted.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteCertificateResponse`.
     ///
@@ -187,14 +197,16 @@ public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteCertificateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteCertificateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("certificate.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("certificate.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -210,7 +222,7 @@ public struct DeleteCertificateResponse: Codable, Hashable, Sendable {
 /// The `ListCertificatesResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListCertificatesResponse`.
-public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListCertificatesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [OrganizationCertificate]
     /// The `first_id` member.
@@ -219,6 +231,8 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage 
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListCertificatesResponse`.
     ///
@@ -247,17 +261,19 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes `ListCertificatesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([OrganizationCertificate].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -283,7 +299,7 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, CursorPage 
 /// The `ListProjectCertificatesResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListProjectCertificatesResponse`.
-public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [OrganizationProjectCertificate]
     /// The `first_id` member.
@@ -292,6 +308,8 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Curs
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListProjectCertificatesResponse`.
     ///
@@ -320,17 +338,19 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Curs
         case object
     }
 
-    /// Decodes `ListProjectCertificatesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListProjectCertificatesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([OrganizationProjectCertificate].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -356,9 +376,11 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Curs
 /// The `ModifyCertificateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ModifyCertificateRequest`.
-public struct ModifyCertificateRequest: Codable, Hashable, Sendable {
+public struct ModifyCertificateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The updated name for the certificate
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyCertificateRequest`.
     ///
@@ -372,13 +394,15 @@ public struct ModifyCertificateRequest: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `ModifyCertificateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModifyCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -393,7 +417,7 @@ public struct ModifyCertificateRequest: Codable, Hashable, Sendable {
 /// Represents an individual certificate configured at the organization level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificate`.
-public struct OrganizationCertificate: Codable, Hashable, Sendable {
+public struct OrganizationCertificate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the certificate.
@@ -404,6 +428,8 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
     public var certificateDetails: OrganizationCertificate.CertificateDetails
     /// Whether the certificate is currently active at the organization level.
     public var active: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationCertificate`.
     ///
@@ -436,18 +462,20 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `OrganizationCertificate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationCertificate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.certificate", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.certificateDetails = try container.decode(OrganizationCertificate.CertificateDetails.self, forKey: .certificateDetails)
-        self.active = try container.decode(Swift.Bool.self, forKey: .active)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.certificate", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.certificateDetails = try reader.required(OrganizationCertificate.CertificateDetails.self, .certificateDetails)
+        self.active = try reader.required(Swift.Bool.self, .active)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -466,11 +494,13 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
     /// The `certificate_details` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/OrganizationCertificate/properties/certificate_details`.
-    public struct CertificateDetails: Codable, Hashable, Sendable {
+    public struct CertificateDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
         public var validAt: Swift.Int?
         /// The Unix timestamp (in seconds) of when the certificate expires.
         public var expiresAt: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -490,14 +520,16 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
-        /// Decodes `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.validAt = try container.decodeIfPresent(Swift.Int.self, forKey: .validAt)
-            self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.validAt = try reader.optional(Swift.Int.self, .validAt)
+            self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -514,9 +546,11 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable {
 /// The `OrganizationCertificateActivationResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateActivationResponse`.
-public struct OrganizationCertificateActivationResponse: Codable, Hashable, Sendable {
+public struct OrganizationCertificateActivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `data` member.
     public var data: [OrganizationCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationCertificateActivationResponse`.
     ///
@@ -531,14 +565,16 @@ public struct OrganizationCertificateActivationResponse: Codable, Hashable, Send
         case object
     }
 
-    /// Decodes `OrganizationCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.certificate.activation", forKey: .object)
-        self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.certificate.activation", .object, required: true)
+        self.data = try reader.required([OrganizationCertificate].self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -554,9 +590,11 @@ public struct OrganizationCertificateActivationResponse: Codable, Hashable, Send
 /// The `OrganizationCertificateDeactivationResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateDeactivationResponse`.
-public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Sendable {
+public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `data` member.
     public var data: [OrganizationCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationCertificateDeactivationResponse`.
     ///
@@ -571,14 +609,16 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Se
         case object
     }
 
-    /// Decodes `OrganizationCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.certificate.deactivation", forKey: .object)
-        self.data = try container.decodeIfPresent([OrganizationCertificate].self, forKey: .data) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.certificate.deactivation", .object, required: true)
+        self.data = try reader.required([OrganizationCertificate].self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -594,7 +634,7 @@ public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Se
 /// Represents an individual certificate configured at the project level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate`.
-public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
+public struct OrganizationProjectCertificate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the certificate.
@@ -605,6 +645,8 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
     public var certificateDetails: OrganizationProjectCertificate.CertificateDetails
     /// Whether the certificate is currently active at the project level.
     public var active: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationProjectCertificate`.
     ///
@@ -637,18 +679,20 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `OrganizationProjectCertificate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationProjectCertificate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.certificate", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.certificateDetails = try container.decode(OrganizationProjectCertificate.CertificateDetails.self, forKey: .certificateDetails)
-        self.active = try container.decode(Swift.Bool.self, forKey: .active)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.certificate", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.certificateDetails = try reader.required(OrganizationProjectCertificate.CertificateDetails.self, .certificateDetails)
+        self.active = try reader.required(Swift.Bool.self, .active)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -667,11 +711,13 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
     /// The `certificate_details` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate/properties/certificate_details`.
-    public struct CertificateDetails: Codable, Hashable, Sendable {
+    public struct CertificateDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
         public var validAt: Swift.Int?
         /// The Unix timestamp (in seconds) of when the certificate expires.
         public var expiresAt: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificateDetails`.
         ///
@@ -691,14 +737,16 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
-        /// Decodes `CertificateDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CertificateDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.validAt = try container.decodeIfPresent(Swift.Int.self, forKey: .validAt)
-            self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.validAt = try reader.optional(Swift.Int.self, .validAt)
+            self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -715,9 +763,11 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable {
 /// The `OrganizationProjectCertificateActivationResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateActivationResponse`.
-public struct OrganizationProjectCertificateActivationResponse: Codable, Hashable, Sendable {
+public struct OrganizationProjectCertificateActivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `data` member.
     public var data: [OrganizationProjectCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationProjectCertificateActivationResponse`.
     ///
@@ -732,14 +782,16 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Hashabl
         case object
     }
 
-    /// Decodes `OrganizationProjectCertificateActivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationProjectCertificateActivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.certificate.activation", forKey: .object)
-        self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.certificate.activation", .object, required: true)
+        self.data = try reader.required([OrganizationProjectCertificate].self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -755,9 +807,11 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Hashabl
 /// The `OrganizationProjectCertificateDeactivationResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateDeactivationResponse`.
-public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hashable, Sendable {
+public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `data` member.
     public var data: [OrganizationProjectCertificate]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationProjectCertificateDeactivationResponse`.
     ///
@@ -772,14 +826,16 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hasha
         case object
     }
 
-    /// Decodes `OrganizationProjectCertificateDeactivationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationProjectCertificateDeactivationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.certificate.deactivation", forKey: .object)
-        self.data = try container.decodeIfPresent([OrganizationProjectCertificate].self, forKey: .data) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.certificate.deactivation", .object, required: true)
+        self.data = try reader.required([OrganizationProjectCertificate].self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -795,9 +851,11 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hasha
 /// The `ToggleCertificatesRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ToggleCertificatesRequest`.
-public struct ToggleCertificatesRequest: Codable, Hashable, Sendable {
+public struct ToggleCertificatesRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `certificate_ids` member.
     public var certificateIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToggleCertificatesRequest`.
     ///
@@ -811,13 +869,15 @@ public struct ToggleCertificatesRequest: Codable, Hashable, Sendable {
         case certificateIDs = "certificate_ids"
     }
 
-    /// Decodes `ToggleCertificatesRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToggleCertificatesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.certificateIDs = try container.decodeIfPresent([Swift.String].self, forKey: .certificateIDs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.certificateIDs = try reader.required([Swift.String].self, .certificateIDs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -832,11 +892,13 @@ public struct ToggleCertificatesRequest: Codable, Hashable, Sendable {
 /// The `UploadCertificateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UploadCertificateRequest`.
-public struct UploadCertificateRequest: Codable, Hashable, Sendable {
+public struct UploadCertificateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional name for the certificate
     public var name: Swift.String?
     /// The certificate content in PEM format
     public var certificate: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UploadCertificateRequest`.
     ///
@@ -856,14 +918,16 @@ public struct UploadCertificateRequest: Codable, Hashable, Sendable {
         case certificate
     }
 
-    /// Decodes `UploadCertificateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UploadCertificateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.certificate = try container.decode(Swift.String.self, forKey: .certificate)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.certificate = try reader.required(Swift.String.self, .certificate)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// Constrains the tools available to the model to a pre-defined set.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionAllowedTools`.
-public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
+public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Constrains the tools available to the model to a pre-defined set.
     ///
     /// `auto` allows the model to pick from among the allowed tools and generate a
@@ -24,6 +24,8 @@ public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
     /// ]
     /// ```
     public var tools: [[Swift.String: JSONValue]]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionAllowedTools`.
     ///
@@ -43,14 +45,16 @@ public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
         case tools
     }
 
-    /// Decodes `ChatCompletionAllowedTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionAllowedTools` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.mode = try container.decode(ChatCompletionAllowedTools.Mode.self, forKey: .mode)
-        self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.mode = try reader.required(ChatCompletionAllowedTools.Mode.self, .mode)
+        self.tools = try reader.required([[Swift.String: JSONValue]].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -90,9 +94,11 @@ public struct ChatCompletionAllowedTools: Codable, Hashable, Sendable {
 /// Constrains the tools available to the model to a pre-defined set.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionAllowedToolsChoice`.
-public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable {
+public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Constrains the tools available to the model to a pre-defined set.
     public var allowedTools: ChatCompletionAllowedTools
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionAllowedToolsChoice`.
     ///
@@ -107,14 +113,16 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionAllowedToolsChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionAllowedToolsChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("allowed_tools", forKey: .type)
-        self.allowedTools = try container.decode(ChatCompletionAllowedTools.self, forKey: .allowedTools)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("allowed_tools", .type, required: true)
+        self.allowedTools = try reader.required(ChatCompletionAllowedTools.self, .allowedTools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -130,11 +138,13 @@ public struct ChatCompletionAllowedToolsChoice: Codable, Hashable, Sendable {
 /// The `ChatCompletionDeleted` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionDeleted`.
-public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
+public struct ChatCompletionDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the chat completion that was deleted.
     public var id: Swift.String
     /// Whether the chat completion was deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionDeleted`.
     ///
@@ -155,15 +165,17 @@ public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ChatCompletionDeleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chat.completion.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chat.completion.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -180,9 +192,11 @@ public struct ChatCompletionDeleted: Codable, Hashable, Sendable {
 /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionFunctionCallOption`.
-public struct ChatCompletionFunctionCallOption: Codable, Hashable, Sendable {
+public struct ChatCompletionFunctionCallOption: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionFunctionCallOption`.
     ///
@@ -196,13 +210,15 @@ public struct ChatCompletionFunctionCallOption: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `ChatCompletionFunctionCallOption` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionFunctionCallOption` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -219,7 +235,7 @@ public struct ChatCompletionFunctionCallOption: Codable, Hashable, Sendable {
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionFunctions`.
-public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
+public struct ChatCompletionFunctions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A description of what the function does, used by the model to choose when and how to call the function.
     public var description: Swift.String?
     /// The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
@@ -228,6 +244,8 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
     ///
     /// Omitting `parameters` defines a function with an empty parameter list.
     public var parameters: FunctionParameters?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionFunctions`.
     ///
@@ -251,15 +269,17 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
         case parameters
     }
 
-    /// Decodes `ChatCompletionFunctions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionFunctions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.parameters = try container.decodeIfPresent(FunctionParameters.self, forKey: .parameters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.parameters = try reader.optional(FunctionParameters.self, .parameters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -276,7 +296,7 @@ public struct ChatCompletionFunctions: Codable, Hashable, Sendable {
 /// An object representing a list of Chat Completions.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionList`.
-public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
+public struct ChatCompletionList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of chat completion objects.
     public var data: [CreateChatCompletionResponse]
     /// The identifier of the first chat completion in the data array.
@@ -285,6 +305,8 @@ public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// Indicates whether there are more Chat Completions available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionList`.
     ///
@@ -313,17 +335,19 @@ public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ChatCompletionList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([CreateChatCompletionResponse].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([CreateChatCompletionResponse].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -349,11 +373,13 @@ public struct ChatCompletionList: Codable, Hashable, Sendable, CursorPage {
 /// A call to a custom tool created by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageCustomToolCall`.
-public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
+public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call.
     public var id: Swift.String
     /// The custom tool that the model called.
     public var custom: ChatCompletionMessageCustomToolCall.Custom
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionMessageCustomToolCall`.
     ///
@@ -374,15 +400,17 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionMessageCustomToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.custom = try container.decode(ChatCompletionMessageCustomToolCall.Custom.self, forKey: .custom)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.custom = try reader.required(ChatCompletionMessageCustomToolCall.Custom.self, .custom)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -398,11 +426,13 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
     /// The custom tool that the model called.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageCustomToolCall/properties/custom`.
-    public struct Custom: Codable, Hashable, Sendable {
+    public struct Custom: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the custom tool to call.
         public var name: Swift.String
         /// The input for the custom tool call generated by the model.
         public var input: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Custom`.
         ///
@@ -422,14 +452,16 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
             case input
         }
 
-        /// Decodes `Custom` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Custom` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.input = try container.decode(Swift.String.self, forKey: .input)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.input = try reader.required(Swift.String.self, .input)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -446,7 +478,7 @@ public struct ChatCompletionMessageCustomToolCall: Codable, Hashable, Sendable {
 /// An object representing a list of chat completion messages.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList`.
-public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage {
+public struct ChatCompletionMessageList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of chat completion message objects.
     public var data: [ChatCompletionMessageList.DataItem]
     /// The identifier of the first chat message in the data array.
@@ -455,6 +487,8 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
     public var lastID: Swift.String
     /// Indicates whether there are more chat messages available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionMessageList`.
     ///
@@ -483,17 +517,19 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
-    /// Decodes `ChatCompletionMessageList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ChatCompletionMessageList.DataItem].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ChatCompletionMessageList.DataItem].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -518,7 +554,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList/properties/data/items`.
-    public struct DataItem: Codable, Hashable, Sendable {
+    public struct DataItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `content` member.
         public var content: Swift.String?
         /// The `refusal` member.
@@ -543,6 +579,8 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         public var id: Swift.String
         /// The `content_parts` member.
         public var contentParts: [ChatCompletionMessageList.DataItem.ContentPart]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataItem`.
         ///
@@ -590,21 +628,23 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             case contentParts = "content_parts"
         }
 
-        /// Decodes `DataItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
-            self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
-            self.toolCalls = try container.decodeIfPresent(ChatCompletionMessageToolCalls.self, forKey: .toolCalls)
-            self.annotations = try container.decodeIfPresent([ChatCompletionMessageList.DataItem.AnnotationValue].self, forKey: .annotations)
-            self.role = try container.decode(ChatCompletionMessageList.DataItem.RoleValue.self, forKey: .role)
-            self._functionCall = try container.decodeIfPresent(ChatCompletionMessageList.DataItem.FunctionCall.self, forKey: .functionCall)
-            self.audio = try container.decodeIfPresent(ChatCompletionMessageList.DataItem.Audio.self, forKey: .audio)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.contentParts = try container.decodeIfPresent([ChatCompletionMessageList.DataItem.ContentPart].self, forKey: .contentParts)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.content = try reader.optional(Swift.String.self, .content)
+            self.refusal = try reader.optional(Swift.String.self, .refusal)
+            self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, .toolCalls)
+            self.annotations = try reader.optional([ChatCompletionMessageList.DataItem.AnnotationValue].self, .annotations)
+            self.role = try reader.required(ChatCompletionMessageList.DataItem.RoleValue.self, .role)
+            self._functionCall = try reader.optional(ChatCompletionMessageList.DataItem.FunctionCall.self, .functionCall)
+            self.audio = try reader.optional(ChatCompletionMessageList.DataItem.Audio.self, .audio)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.contentParts = try reader.optional([ChatCompletionMessageList.DataItem.ContentPart].self, .contentParts)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -626,9 +666,11 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         /// A URL citation when using web search.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/annotations/items`.
-        public struct AnnotationValue: Codable, Hashable, Sendable {
+        public struct AnnotationValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A URL citation when using web search.
             public var urlCitation: ChatCompletionMessageList.DataItem.AnnotationValue.URLCitation
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `AnnotationValue`.
             ///
@@ -643,14 +685,16 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case type
             }
 
-            /// Decodes `AnnotationValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `AnnotationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("url_citation", forKey: .type)
-                self.urlCitation = try container.decode(ChatCompletionMessageList.DataItem.AnnotationValue.URLCitation.self, forKey: .urlCitation)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("url_citation", .type, required: true)
+                self.urlCitation = try reader.required(ChatCompletionMessageList.DataItem.AnnotationValue.URLCitation.self, .urlCitation)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -665,7 +709,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             /// A URL citation when using web search.
             ///
             /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/annotations/items/properties/url_citation`.
-            public struct URLCitation: Codable, Hashable, Sendable {
+            public struct URLCitation: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// The index of the last character of the URL citation in the message.
                 public var endIndex: Swift.Int
                 /// The index of the first character of the URL citation in the message.
@@ -674,6 +718,8 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 public var url: Swift.String
                 /// The title of the web resource.
                 public var title: Swift.String
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `URLCitation`.
                 ///
@@ -701,16 +747,18 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                     case title
                 }
 
-                /// Decodes `URLCitation` from its JSON object; members it does not declare are ignored.
+                /// Decodes `URLCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-                    self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-                    self.url = try container.decode(Swift.String.self, forKey: .url)
-                    self.title = try container.decode(Swift.String.self, forKey: .title)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+                    self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+                    self.url = try reader.required(Swift.String.self, .url)
+                    self.title = try reader.required(Swift.String.self, .title)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -759,11 +807,13 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         /// - Important: Deprecated in the OpenAI API.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/function_call`.
-        public struct FunctionCall: Codable, Hashable, Sendable {
+        public struct FunctionCall: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
             public var arguments: Swift.String
             /// The name of the function to call.
             public var name: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `FunctionCall`.
             ///
@@ -783,14 +833,16 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case name
             }
 
-            /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
+            /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-                self.name = try container.decode(Swift.String.self, forKey: .name)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.arguments = try reader.required(Swift.String.self, .arguments)
+                self.name = try reader.required(Swift.String.self, .name)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -807,7 +859,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         /// about the audio response from the model. [Learn more](/docs/guides/audio).
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/audio/anyOf/0`.
-        public struct Audio: Codable, Hashable, Sendable {
+        public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Unique identifier for this audio response.
             public var id: Swift.String
             /// The Unix timestamp (in seconds) for when this audio response will
@@ -819,6 +871,8 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
             public var data: Swift.String
             /// Transcript of the audio generated by the model.
             public var transcript: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Audio`.
             ///
@@ -846,16 +900,18 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
                 case transcript
             }
 
-            /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decode(Swift.String.self, forKey: .id)
-                self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-                self.data = try container.decode(Swift.String.self, forKey: .data)
-                self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.id = try reader.required(Swift.String.self, .id)
+                self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+                self.data = try reader.required(Swift.String.self, .data)
+                self.transcript = try reader.required(Swift.String.self, .transcript)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -875,7 +931,7 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageList/properties/data/items/allOf/1/properties/content_parts/anyOf/0/items`.
-        public enum ContentPart: Codable, Hashable, Sendable {
+        public enum ContentPart: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// Learn about [text inputs](/docs/guides/text-generation). (type: `text`)
             case text(ChatCompletionRequestMessageContentPartText)
             /// Learn about [image inputs](/docs/guides/vision). (type: `image_url`)
@@ -914,11 +970,13 @@ public struct ChatCompletionMessageList: Codable, Hashable, Sendable, CursorPage
 /// A call to a function tool created by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCall`.
-public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
+public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the tool call.
     public var id: Swift.String
     /// The function that the model called.
     public var function: ChatCompletionMessageToolCall.Function
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionMessageToolCall`.
     ///
@@ -939,15 +997,17 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionMessageToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.function = try container.decode(ChatCompletionMessageToolCall.Function.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.function = try reader.required(ChatCompletionMessageToolCall.Function.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -963,11 +1023,13 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
     /// The function that the model called.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCall/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
+    public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function to call.
         public var name: Swift.String
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Function`.
         ///
@@ -987,14 +1049,16 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
             case arguments
         }
 
-        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1011,13 +1075,15 @@ public struct ChatCompletionMessageToolCall: Codable, Hashable, Sendable {
 /// The `ChatCompletionMessageToolCallChunk` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk`.
-public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
+public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `index` member.
     public var index: Swift.Int
     /// The ID of the tool call.
     public var id: Swift.String?
     /// The `function` member.
     public var function: ChatCompletionMessageToolCallChunk.Function?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionMessageToolCallChunk`.
     ///
@@ -1042,16 +1108,18 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionMessageToolCallChunk` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionMessageToolCallChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("function", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.function = try container.decodeIfPresent(ChatCompletionMessageToolCallChunk.Function.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: false)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.function = try reader.optional(ChatCompletionMessageToolCallChunk.Function.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1068,11 +1136,13 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
     /// The `function` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCallChunk/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
+    public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function to call.
         public var name: Swift.String?
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Function`.
         ///
@@ -1092,14 +1162,16 @@ public struct ChatCompletionMessageToolCallChunk: Codable, Hashable, Sendable {
             case arguments
         }
 
-        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.arguments = try reader.optional(Swift.String.self, .arguments)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1123,7 +1195,7 @@ public typealias ChatCompletionMessageToolCalls = [ChatCompletionMessageToolCall
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionMessageToolCalls/items`.
-public enum ChatCompletionMessageToolCallValue: Codable, Hashable, Sendable {
+public enum ChatCompletionMessageToolCallValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A call to a function tool created by the model. (type: `function`)
     case function(ChatCompletionMessageToolCall)
     /// A call to a custom tool created by the model. (type: `custom`)
@@ -1184,11 +1256,13 @@ public struct ChatCompletionModality: OpenEnum {
 /// Moderation results or errors for the request input and generated output.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration`.
-public struct ChatCompletionModeration: Codable, Hashable, Sendable {
+public struct ChatCompletionModeration: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Moderation for the request input.
     public var input: ChatCompletionModeration.Input
     /// Moderation for the generated output.
     public var output: ChatCompletionModeration.Output
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionModeration`.
     ///
@@ -1208,14 +1282,16 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes `ChatCompletionModeration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionModeration` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decode(ChatCompletionModeration.Input.self, forKey: .input)
-        self.output = try container.decode(ChatCompletionModeration.Output.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.required(ChatCompletionModeration.Input.self, .input)
+        self.output = try reader.required(ChatCompletionModeration.Output.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1232,7 +1308,7 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration/properties/input`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Successful moderation results for the request input or generated output. (type: `moderation_results`)
         case moderationResults(ChatCompletionModerationResults)
         /// An error produced while attempting moderation. (type: `error`)
@@ -1271,7 +1347,7 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionModeration/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Successful moderation results for the request input or generated output. (type: `moderation_results`)
         case moderationResults(ChatCompletionModerationResults)
         /// An error produced while attempting moderation. (type: `error`)
@@ -1309,11 +1385,13 @@ public struct ChatCompletionModeration: Codable, Hashable, Sendable {
 /// An error produced while attempting moderation.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModerationError`.
-public struct ChatCompletionModerationError: Codable, Hashable, Sendable {
+public struct ChatCompletionModerationError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionModerationError`.
     ///
@@ -1334,15 +1412,17 @@ public struct ChatCompletionModerationError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionModerationError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionModerationError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1359,11 +1439,13 @@ public struct ChatCompletionModerationError: Codable, Hashable, Sendable {
 /// Successful moderation results for the request input or generated output.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionModerationResults`.
-public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
+public struct ChatCompletionModerationResults: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The moderation model used to generate the results.
     public var model: Swift.String
     /// A list of moderation results.
     public var results: [ModerationResultBody]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionModerationResults`.
     ///
@@ -1384,15 +1466,17 @@ public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionModerationResults` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionModerationResults` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("moderation_results", forKey: .type)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.results = try container.decodeIfPresent([ModerationResultBody].self, forKey: .results) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("moderation_results", .type, required: true)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.results = try reader.required([ModerationResultBody].self, .results)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1409,9 +1493,11 @@ public struct ChatCompletionModerationResults: Codable, Hashable, Sendable {
 /// Specifies a tool the model should use. Use to force the model to call a specific function.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoice`.
-public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
+public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `function` member.
     public var function: ChatCompletionNamedToolChoice.Function
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionNamedToolChoice`.
     ///
@@ -1426,14 +1512,16 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionNamedToolChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionNamedToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.function = try container.decode(ChatCompletionNamedToolChoice.Function.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.function = try reader.required(ChatCompletionNamedToolChoice.Function.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1448,9 +1536,11 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
     /// The `function` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoice/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
+    public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function to call.
         public var name: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Function`.
         ///
@@ -1464,13 +1554,15 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1486,9 +1578,11 @@ public struct ChatCompletionNamedToolChoice: Codable, Hashable, Sendable {
 /// Specifies a tool the model should use. Use to force the model to call a specific custom tool.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoiceCustom`.
-public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
+public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `custom` member.
     public var custom: ChatCompletionNamedToolChoiceCustom.Custom
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionNamedToolChoiceCustom`.
     ///
@@ -1503,14 +1597,16 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionNamedToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionNamedToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.custom = try container.decode(ChatCompletionNamedToolChoiceCustom.Custom.self, forKey: .custom)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.custom = try reader.required(ChatCompletionNamedToolChoiceCustom.Custom.self, .custom)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1525,9 +1621,11 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
     /// The `custom` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionNamedToolChoiceCustom/properties/custom`.
-    public struct Custom: Codable, Hashable, Sendable {
+    public struct Custom: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the custom tool to call.
         public var name: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Custom`.
         ///
@@ -1541,13 +1639,15 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `Custom` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Custom` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1563,7 +1663,7 @@ public struct ChatCompletionNamedToolChoiceCustom: Codable, Hashable, Sendable {
 /// Messages sent by the model in response to user messages.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage`.
-public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `content` member.
     public var content: ChatCompletionRequestAssistantMessage.ContentValue?
     /// The `refusal` member.
@@ -1576,6 +1676,8 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
     public var toolCalls: ChatCompletionMessageToolCalls?
     /// The `function_call` member.
     public var functionCall: ChatCompletionRequestAssistantMessage.FunctionCall?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestAssistantMessage`.
     ///
@@ -1612,19 +1714,21 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         case role
     }
 
-    /// Decodes `ChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestAssistantMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("assistant", forKey: .role)
-        self.content = try container.decodeIfPresent(ChatCompletionRequestAssistantMessage.ContentValue.self, forKey: .content)
-        self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.audio = try container.decodeIfPresent(ChatCompletionRequestAssistantMessage.Audio.self, forKey: .audio)
-        self.toolCalls = try container.decodeIfPresent(ChatCompletionMessageToolCalls.self, forKey: .toolCalls)
-        self.functionCall = try container.decodeIfPresent(ChatCompletionRequestAssistantMessage.FunctionCall.self, forKey: .functionCall)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("assistant", .role, required: true)
+        self.content = try reader.optional(ChatCompletionRequestAssistantMessage.ContentValue.self, .content)
+        self.refusal = try reader.optional(Swift.String.self, .refusal)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.audio = try reader.optional(ChatCompletionRequestAssistantMessage.Audio.self, .audio)
+        self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, .toolCalls)
+        self.functionCall = try reader.optional(ChatCompletionRequestAssistantMessage.FunctionCall.self, .functionCall)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1646,7 +1750,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
         /// An array of content parts with a defined type. Can be one or more of type `text`, or exactly one of type `refusal`.
@@ -1661,11 +1765,11 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [ChatCompletionRequestAssistantMessageContentPart](from: decoder) {
+            if let value = decoder.attemptCase([ChatCompletionRequestAssistantMessageContentPart].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -1688,9 +1792,11 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
     /// [Learn more](/docs/guides/audio).
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/audio/anyOf/0`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Unique identifier for a previous audio response from the model.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -1704,13 +1810,15 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
             case id
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1727,11 +1835,13 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/function_call/anyOf/0`.
-    public struct FunctionCall: Codable, Hashable, Sendable {
+    public struct FunctionCall: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
         /// The name of the function to call.
         public var name: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -1751,14 +1861,16 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
             case name
         }
 
-        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1777,7 +1889,7 @@ public struct ChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessageContentPart`.
-public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Hashable, Sendable {
+public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Learn about [text inputs](/docs/guides/text-generation). (type: `text`)
     case text(ChatCompletionRequestMessageContentPartText)
     /// type: `refusal`
@@ -1816,11 +1928,13 @@ public enum ChatCompletionRequestAssistantMessageContentPart: Codable, Hashable,
 /// replace the previous `system` messages.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestDeveloperMessage`.
-public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The contents of the developer message.
     public var content: ChatCompletionRequestDeveloperMessage.ContentValue
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestDeveloperMessage`.
     ///
@@ -1841,15 +1955,17 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
         case role
     }
 
-    /// Decodes `ChatCompletionRequestDeveloperMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestDeveloperMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("developer", forKey: .role)
-        self.content = try container.decode(ChatCompletionRequestDeveloperMessage.ContentValue.self, forKey: .content)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("developer", .role, required: true)
+        self.content = try reader.required(ChatCompletionRequestDeveloperMessage.ContentValue.self, .content)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1867,7 +1983,7 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestDeveloperMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the developer message.
         case string(Swift.String)
         /// An array of content parts with a defined type. For developer messages, only type `text` is supported.
@@ -1882,11 +1998,11 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [ChatCompletionRequestMessageContentPartText](from: decoder) {
+            if let value = decoder.attemptCase([ChatCompletionRequestMessageContentPartText].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -1911,11 +2027,13 @@ public struct ChatCompletionRequestDeveloperMessage: Codable, Hashable, Sendable
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestFunctionMessage`.
-public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `content` member.
     public var content: Swift.String?
     /// The name of the function to call.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestFunctionMessage`.
     ///
@@ -1936,15 +2054,17 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable 
         case role
     }
 
-    /// Decodes `ChatCompletionRequestFunctionMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestFunctionMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .role)
-        self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .role, required: true)
+        self.content = try reader.optional(Swift.String.self, .content)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1963,7 +2083,7 @@ public struct ChatCompletionRequestFunctionMessage: Codable, Hashable, Sendable 
 /// Decoded by the `role` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessage`.
-public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable {
+public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Developer-provided instructions that the model should follow, regardless of (role: `developer`)
     case developer(ChatCompletionRequestDeveloperMessage)
     /// Developer-provided instructions that the model should follow, regardless of (role: `system`)
@@ -2020,11 +2140,13 @@ public enum ChatCompletionRequestMessage: Codable, Hashable, Sendable {
 /// Learn about [audio inputs](/docs/guides/audio).
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio`.
-public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input_audio` member.
     public var inputAudio: ChatCompletionRequestMessageContentPartAudio.InputAudioValue
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartAudio`.
     ///
@@ -2045,15 +2167,17 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `ChatCompletionRequestMessageContentPartAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio", forKey: .type)
-        self.inputAudio = try container.decode(ChatCompletionRequestMessageContentPartAudio.InputAudioValue.self, forKey: .inputAudio)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio", .type, required: true)
+        self.inputAudio = try reader.required(ChatCompletionRequestMessageContentPartAudio.InputAudioValue.self, .inputAudio)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2069,11 +2193,13 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
     /// The `input_audio` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartAudio/properties/input_audio`.
-    public struct InputAudioValue: Codable, Hashable, Sendable {
+    public struct InputAudioValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Base64 encoded audio data.
         public var data: Swift.String
         /// The format of the encoded audio data. Currently supports "wav" and "mp3".
         public var format: ChatCompletionRequestMessageContentPartAudio.InputAudioValue.Format
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputAudioValue`.
         ///
@@ -2093,14 +2219,16 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
             case format
         }
 
-        /// Decodes `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.data = try container.decode(Swift.String.self, forKey: .data)
-            self.format = try container.decode(ChatCompletionRequestMessageContentPartAudio.InputAudioValue.Format.self, forKey: .format)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.data = try reader.required(Swift.String.self, .data)
+            self.format = try reader.required(ChatCompletionRequestMessageContentPartAudio.InputAudioValue.Format.self, .format)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2136,11 +2264,13 @@ public struct ChatCompletionRequestMessageContentPartAudio: Codable, Hashable, S
 /// Learn about [file inputs](/docs/guides/text) for text generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile`.
-public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `file` member.
     public var file: ChatCompletionRequestMessageContentPartFile.File
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartFile`.
     ///
@@ -2161,15 +2291,17 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `ChatCompletionRequestMessageContentPartFile` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartFile` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file", forKey: .type)
-        self.file = try container.decode(ChatCompletionRequestMessageContentPartFile.File.self, forKey: .file)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file", .type, required: true)
+        self.file = try reader.required(ChatCompletionRequestMessageContentPartFile.File.self, .file)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2185,7 +2317,7 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
     /// The `file` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartFile/properties/file`.
-    public struct File: Codable, Hashable, Sendable {
+    public struct File: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the file, used when passing the file to the model as a
         /// string.
         public var filename: Swift.String?
@@ -2194,6 +2326,8 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
         public var fileData: Swift.String?
         /// The ID of an uploaded file to use as input.
         public var fileID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `File`.
         ///
@@ -2217,15 +2351,17 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
             case fileID = "file_id"
         }
 
-        /// Decodes `File` from its JSON object; members it does not declare are ignored.
+        /// Decodes `File` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-            self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.filename = try reader.optional(Swift.String.self, .filename)
+            self.fileData = try reader.optional(Swift.String.self, .fileData)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2243,11 +2379,13 @@ public struct ChatCompletionRequestMessageContentPartFile: Codable, Hashable, Se
 /// Learn about [image inputs](/docs/guides/vision).
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage`.
-public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_url` member.
     public var imageURL: ChatCompletionRequestMessageContentPartImage.ImageURL
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartImage`.
     ///
@@ -2268,15 +2406,17 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `ChatCompletionRequestMessageContentPartImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_url", forKey: .type)
-        self.imageURL = try container.decode(ChatCompletionRequestMessageContentPartImage.ImageURL.self, forKey: .imageURL)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_url", .type, required: true)
+        self.imageURL = try reader.required(ChatCompletionRequestMessageContentPartImage.ImageURL.self, .imageURL)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2292,11 +2432,13 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
     /// The `image_url` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartImage/properties/image_url`.
-    public struct ImageURL: Codable, Hashable, Sendable {
+    public struct ImageURL: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Either a URL of the image or the base64 encoded image data.
         public var url: Swift.String
         /// Specifies the detail level of the image. Learn more in the [Vision guide](/docs/guides/vision#low-or-high-fidelity-image-understanding).
         public var detail: ChatCompletionRequestMessageContentPartImage.ImageURL.Detail?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ImageURL`.
         ///
@@ -2316,14 +2458,16 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
             case detail
         }
 
-        /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.url = try container.decode(Swift.String.self, forKey: .url)
-            self.detail = try container.decodeIfPresent(ChatCompletionRequestMessageContentPartImage.ImageURL.Detail.self, forKey: .detail)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.url = try reader.required(Swift.String.self, .url)
+            self.detail = try reader.optional(ChatCompletionRequestMessageContentPartImage.ImageURL.Detail.self, .detail)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2362,9 +2506,11 @@ public struct ChatCompletionRequestMessageContentPartImage: Codable, Hashable, S
 /// Refusal content part
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartRefusal`.
-public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The refusal message generated by the model.
     public var refusal: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartRefusal`.
     ///
@@ -2379,14 +2525,16 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Hashable,
         case type
     }
 
-    /// Decodes `ChatCompletionRequestMessageContentPartRefusal` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartRefusal` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("refusal", forKey: .type)
-        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("refusal", .type, required: true)
+        self.refusal = try reader.required(Swift.String.self, .refusal)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2402,11 +2550,13 @@ public struct ChatCompletionRequestMessageContentPartRefusal: Codable, Hashable,
 /// Learn about [text inputs](/docs/guides/text-generation).
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestMessageContentPartText`.
-public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text content.
     public var text: Swift.String
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestMessageContentPartText`.
     ///
@@ -2427,15 +2577,17 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `ChatCompletionRequestMessageContentPartText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestMessageContentPartText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2454,11 +2606,13 @@ public struct ChatCompletionRequestMessageContentPartText: Codable, Hashable, Se
 /// for this purpose instead.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage`.
-public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The contents of the system message.
     public var content: ChatCompletionRequestSystemMessage.ContentValue
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestSystemMessage`.
     ///
@@ -2479,15 +2633,17 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `ChatCompletionRequestSystemMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestSystemMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("system", forKey: .role)
-        self.content = try container.decode(ChatCompletionRequestSystemMessage.ContentValue.self, forKey: .content)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("system", .role, required: true)
+        self.content = try reader.required(ChatCompletionRequestSystemMessage.ContentValue.self, .content)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2505,7 +2661,7 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestSystemMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the system message.
         case string(Swift.String)
         /// An array of content parts with a defined type. For system messages, only type `text` is supported.
@@ -2520,11 +2676,11 @@ public struct ChatCompletionRequestSystemMessage: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [ChatCompletionRequestSystemMessageContentPart](from: decoder) {
+            if let value = decoder.attemptCase([ChatCompletionRequestSystemMessageContentPart].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -2552,11 +2708,13 @@ public typealias ChatCompletionRequestSystemMessageContentPart = ChatCompletionR
 /// Tool message
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage`.
-public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The contents of the tool message.
     public var content: ChatCompletionRequestToolMessage.ContentValue
     /// Tool call that this message is responding to.
     public var toolCallID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestToolMessage`.
     ///
@@ -2577,15 +2735,17 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `ChatCompletionRequestToolMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestToolMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool", forKey: .role)
-        self.content = try container.decode(ChatCompletionRequestToolMessage.ContentValue.self, forKey: .content)
-        self.toolCallID = try container.decode(Swift.String.self, forKey: .toolCallID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool", .role, required: true)
+        self.content = try reader.required(ChatCompletionRequestToolMessage.ContentValue.self, .content)
+        self.toolCallID = try reader.required(Swift.String.self, .toolCallID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2603,7 +2763,7 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestToolMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the tool message.
         case string(Swift.String)
         /// An array of content parts with a defined type. For tool messages, only type `text` is supported.
@@ -2618,11 +2778,11 @@ public struct ChatCompletionRequestToolMessage: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [ChatCompletionRequestToolMessageContentPart](from: decoder) {
+            if let value = decoder.attemptCase([ChatCompletionRequestToolMessageContentPart].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -2651,11 +2811,13 @@ public typealias ChatCompletionRequestToolMessageContentPart = ChatCompletionReq
 /// information.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage`.
-public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
+public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The contents of the user message.
     public var content: ChatCompletionRequestUserMessage.ContentValue
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionRequestUserMessage`.
     ///
@@ -2676,15 +2838,17 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `ChatCompletionRequestUserMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionRequestUserMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("user", forKey: .role)
-        self.content = try container.decode(ChatCompletionRequestUserMessage.ContentValue.self, forKey: .content)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("user", .role, required: true)
+        self.content = try reader.required(ChatCompletionRequestUserMessage.ContentValue.self, .content)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2702,7 +2866,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
         /// An array of content parts with a defined type. Supported options differ based on the [model](/docs/models) being used to generate the response. Can contain text, image, or audio inputs.
@@ -2717,11 +2881,11 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [ChatCompletionRequestUserMessageContentPart](from: decoder) {
+            if let value = decoder.attemptCase([ChatCompletionRequestUserMessageContentPart].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -2746,7 +2910,7 @@ public struct ChatCompletionRequestUserMessage: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestUserMessageContentPart`.
-public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Sendable {
+public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Learn about [text inputs](/docs/guides/text-generation). (type: `text`)
     case text(ChatCompletionRequestMessageContentPartText)
     /// Learn about [image inputs](/docs/guides/vision). (type: `image_url`)
@@ -2793,7 +2957,7 @@ public enum ChatCompletionRequestUserMessageContentPart: Codable, Hashable, Send
 /// A chat completion message generated by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage`.
-public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
+public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `content` member.
     public var content: Swift.String?
     /// The `refusal` member.
@@ -2814,6 +2978,8 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
     }
     /// The `audio` member.
     public var audio: ChatCompletionResponseMessage.Audio?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionResponseMessage`.
     ///
@@ -2853,19 +3019,21 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         case audio
     }
 
-    /// Decodes `ChatCompletionResponseMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionResponseMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
-        self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
-        self.toolCalls = try container.decodeIfPresent(ChatCompletionMessageToolCalls.self, forKey: .toolCalls)
-        self.annotations = try container.decodeIfPresent([ChatCompletionResponseMessage.AnnotationValue].self, forKey: .annotations)
-        self.role = try container.decode(ChatCompletionResponseMessage.RoleValue.self, forKey: .role)
-        self._functionCall = try container.decodeIfPresent(ChatCompletionResponseMessage.FunctionCall.self, forKey: .functionCall)
-        self.audio = try container.decodeIfPresent(ChatCompletionResponseMessage.Audio.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.content = try reader.optional(Swift.String.self, .content)
+        self.refusal = try reader.optional(Swift.String.self, .refusal)
+        self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, .toolCalls)
+        self.annotations = try reader.optional([ChatCompletionResponseMessage.AnnotationValue].self, .annotations)
+        self.role = try reader.required(ChatCompletionResponseMessage.RoleValue.self, .role)
+        self._functionCall = try reader.optional(ChatCompletionResponseMessage.FunctionCall.self, .functionCall)
+        self.audio = try reader.optional(ChatCompletionResponseMessage.Audio.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2885,9 +3053,11 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
     /// A URL citation when using web search.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/annotations/items`.
-    public struct AnnotationValue: Codable, Hashable, Sendable {
+    public struct AnnotationValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A URL citation when using web search.
         public var urlCitation: ChatCompletionResponseMessage.AnnotationValue.URLCitation
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `AnnotationValue`.
         ///
@@ -2902,14 +3072,16 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `AnnotationValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AnnotationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("url_citation", forKey: .type)
-            self.urlCitation = try container.decode(ChatCompletionResponseMessage.AnnotationValue.URLCitation.self, forKey: .urlCitation)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("url_citation", .type, required: true)
+            self.urlCitation = try reader.required(ChatCompletionResponseMessage.AnnotationValue.URLCitation.self, .urlCitation)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2924,7 +3096,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         /// A URL citation when using web search.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/annotations/items/properties/url_citation`.
-        public struct URLCitation: Codable, Hashable, Sendable {
+        public struct URLCitation: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The index of the last character of the URL citation in the message.
             public var endIndex: Swift.Int
             /// The index of the first character of the URL citation in the message.
@@ -2933,6 +3105,8 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             public var url: Swift.String
             /// The title of the web resource.
             public var title: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `URLCitation`.
             ///
@@ -2960,16 +3134,18 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
                 case title
             }
 
-            /// Decodes `URLCitation` from its JSON object; members it does not declare are ignored.
+            /// Decodes `URLCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-                self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-                self.url = try container.decode(Swift.String.self, forKey: .url)
-                self.title = try container.decode(Swift.String.self, forKey: .title)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+                self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+                self.url = try reader.required(Swift.String.self, .url)
+                self.title = try reader.required(Swift.String.self, .title)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3018,11 +3194,13 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/function_call`.
-    public struct FunctionCall: Codable, Hashable, Sendable {
+    public struct FunctionCall: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
         /// The name of the function to call.
         public var name: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -3042,14 +3220,16 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3066,7 +3246,7 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
     /// about the audio response from the model. [Learn more](/docs/guides/audio).
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionResponseMessage/properties/audio/anyOf/0`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Unique identifier for this audio response.
         public var id: Swift.String
         /// The Unix timestamp (in seconds) for when this audio response will
@@ -3078,6 +3258,8 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
         public var data: Swift.String
         /// Transcript of the audio generated by the model.
         public var transcript: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -3105,16 +3287,18 @@ public struct ChatCompletionResponseMessage: Codable, Hashable, Sendable {
             case transcript
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-            self.data = try container.decode(Swift.String.self, forKey: .data)
-            self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+            self.data = try reader.required(Swift.String.self, .data)
+            self.transcript = try reader.required(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3164,7 +3348,7 @@ public struct ChatCompletionRole: OpenEnum {
 /// A chat completion delta generated by streamed model responses.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionStreamResponseDelta`.
-public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
+public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `content` member.
     public var content: Swift.String?
     private var _functionCall: ChatCompletionStreamResponseDelta.FunctionCall?
@@ -3180,6 +3364,8 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
     public var role: ChatCompletionStreamResponseDelta.RoleValue?
     /// The `refusal` member.
     public var refusal: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionStreamResponseDelta`.
     ///
@@ -3211,17 +3397,19 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
         case refusal
     }
 
-    /// Decodes `ChatCompletionStreamResponseDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionStreamResponseDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
-        self._functionCall = try container.decodeIfPresent(ChatCompletionStreamResponseDelta.FunctionCall.self, forKey: .functionCall)
-        self.toolCalls = try container.decodeIfPresent([ChatCompletionMessageToolCallChunk].self, forKey: .toolCalls)
-        self.role = try container.decodeIfPresent(ChatCompletionStreamResponseDelta.RoleValue.self, forKey: .role)
-        self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.content = try reader.optional(Swift.String.self, .content)
+        self._functionCall = try reader.optional(ChatCompletionStreamResponseDelta.FunctionCall.self, .functionCall)
+        self.toolCalls = try reader.optional([ChatCompletionMessageToolCallChunk].self, .toolCalls)
+        self.role = try reader.optional(ChatCompletionStreamResponseDelta.RoleValue.self, .role)
+        self.refusal = try reader.optional(Swift.String.self, .refusal)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3241,11 +3429,13 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionStreamResponseDelta/properties/function_call`.
-    public struct FunctionCall: Codable, Hashable, Sendable {
+    public struct FunctionCall: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String?
         /// The name of the function to call.
         public var name: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -3265,14 +3455,16 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
             case name
         }
 
-        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.arguments = try reader.optional(Swift.String.self, .arguments)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3317,7 +3509,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable {
 /// The `ChatCompletionTokenLogprob` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionTokenLogprob`.
-public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
+public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The token.
     public var token: Swift.String
     /// The log probability of this token, if it is within the top 20 most likely tokens. Otherwise, the value `-9999.0` is used to signify that the token is very unlikely.
@@ -3326,6 +3518,8 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
     public var bytes: [Swift.Int]?
     /// List of the most likely tokens and their log probability, at this token position. The number of entries may be fewer than the requested `top_logprobs`.
     public var topLogprobs: [ChatCompletionTokenLogprob.TopLogprob]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionTokenLogprob`.
     ///
@@ -3353,16 +3547,18 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes `ChatCompletionTokenLogprob` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionTokenLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes)
-        self.topLogprobs = try container.decodeIfPresent([ChatCompletionTokenLogprob.TopLogprob].self, forKey: .topLogprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.bytes = try reader.optional([Swift.Int].self, .bytes)
+        self.topLogprobs = try reader.required([ChatCompletionTokenLogprob.TopLogprob].self, .topLogprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3379,13 +3575,15 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionTokenLogprob/properties/top_logprobs/items`.
-    public struct TopLogprob: Codable, Hashable, Sendable {
+    public struct TopLogprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The token.
         public var token: Swift.String
         /// The log probability of this token, if it is within the top 20 most likely tokens. Otherwise, the value `-9999.0` is used to signify that the token is very unlikely.
         public var logprob: Swift.Double
         /// The `bytes` member.
         public var bytes: [Swift.Int]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `TopLogprob`.
         ///
@@ -3409,15 +3607,17 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
             case bytes
         }
 
-        /// Decodes `TopLogprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.token = try container.decode(Swift.String.self, forKey: .token)
-            self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-            self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.token = try reader.required(Swift.String.self, .token)
+            self.logprob = try reader.required(Swift.Double.self, .logprob)
+            self.bytes = try reader.optional([Swift.Int].self, .bytes)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3443,7 +3643,7 @@ public struct ChatCompletionTokenLogprob: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionToolChoiceOption`.
-public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
+public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// `none` means the model will not call any tool and instead generates a message. `auto` means the model can pick between generating a message or calling one or more tools. `required` means the model must call one or more tools.
     case string(ChatCompletionToolChoiceOption.StringValue)
     /// Constrains the tools available to the model to a pre-defined set.
@@ -3459,19 +3659,19 @@ public enum ChatCompletionToolChoiceOption: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? ChatCompletionToolChoiceOption.StringValue(from: decoder) {
+        if let value = decoder.attemptCase(ChatCompletionToolChoiceOption.StringValue.self) {
             self = .string(value)
             return
         }
-        if let value = try? ChatCompletionAllowedToolsChoice(from: decoder) {
+        if let value = decoder.attemptCase(ChatCompletionAllowedToolsChoice.self) {
             self = .chatCompletionAllowedToolsChoice(value)
             return
         }
-        if let value = try? ChatCompletionNamedToolChoice(from: decoder) {
+        if let value = decoder.attemptCase(ChatCompletionNamedToolChoice.self) {
             self = .chatCompletionNamedToolChoice(value)
             return
         }
-        if let value = try? ChatCompletionNamedToolChoiceCustom(from: decoder) {
+        if let value = decoder.attemptCase(ChatCompletionNamedToolChoiceCustom.self) {
             self = .chatCompletionNamedToolChoiceCustom(value)
             return
         }

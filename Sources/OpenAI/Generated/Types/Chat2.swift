@@ -6,7 +6,7 @@ import Foundation
 /// The `CreateChatCompletionRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
+public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
@@ -192,6 +192,8 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         get { _functions }
         set { _functions = newValue }
     }
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateChatCompletionRequest`.
     ///
@@ -351,49 +353,51 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         case functions
     }
 
-    /// Decodes `CreateChatCompletionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(CreateChatCompletionRequest.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.messages = try container.decodeIfPresent([ChatCompletionRequestMessage].self, forKey: .messages) ?? []
-        self.model = try container.decode(ModelIDsShared.self, forKey: .model)
-        self.serviceTier = try container.decodeIfPresent(ServiceTier.self, forKey: .serviceTier)
-        self.modalities = try container.decodeIfPresent(ResponseModalities.self, forKey: .modalities)
-        self.verbosity = try container.decodeIfPresent(Verbosity.self, forKey: .verbosity)
-        self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-        self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-        self.frequencyPenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .frequencyPenalty)
-        self.presencePenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .presencePenalty)
-        self.webSearchOptions = try container.decodeIfPresent(CreateChatCompletionRequest.WebSearchOptions.self, forKey: .webSearchOptions)
-        self.responseFormat = try container.decodeIfPresent(CreateChatCompletionRequest.ResponseFormat.self, forKey: .responseFormat)
-        self.audio = try container.decodeIfPresent(CreateChatCompletionRequest.Audio.self, forKey: .audio)
-        self.store = try container.decodeIfPresent(Swift.Bool.self, forKey: .store)
-        self.moderation = try container.decodeIfPresent(ModerationParam.self, forKey: .moderation)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.stop = try container.decodeIfPresent(StopConfiguration.self, forKey: .stop)
-        self.logitBias = try container.decodeIfPresent([Swift.String: Swift.Int].self, forKey: .logitBias)
-        self.logprobs = try container.decodeIfPresent(Swift.Bool.self, forKey: .logprobs)
-        self._maxTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxTokens)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
-        self.prediction = try container.decodeIfPresent(PredictionContent.self, forKey: .prediction)
-        self._seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-        self.streamOptions = try container.decodeIfPresent(ChatCompletionStreamOptions.self, forKey: .streamOptions)
-        self.tools = try container.decodeIfPresent([CreateChatCompletionRequest.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(ChatCompletionToolChoiceOption.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(ParallelToolCalls.self, forKey: .parallelToolCalls)
-        self._functionCall = try container.decodeIfPresent(CreateChatCompletionRequest.FunctionCall.self, forKey: .functionCall)
-        self._functions = try container.decodeIfPresent([ChatCompletionFunctions].self, forKey: .functions)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(CreateChatCompletionRequest.PromptCacheRetention.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, .promptCacheOptions)
+        self.messages = try reader.required([ChatCompletionRequestMessage].self, .messages)
+        self.model = try reader.required(ModelIDsShared.self, .model)
+        self.serviceTier = try reader.optional(ServiceTier.self, .serviceTier)
+        self.modalities = try reader.optional(ResponseModalities.self, .modalities)
+        self.verbosity = try reader.optional(Verbosity.self, .verbosity)
+        self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+        self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
+        self.frequencyPenalty = try reader.optional(Swift.Double.self, .frequencyPenalty)
+        self.presencePenalty = try reader.optional(Swift.Double.self, .presencePenalty)
+        self.webSearchOptions = try reader.optional(CreateChatCompletionRequest.WebSearchOptions.self, .webSearchOptions)
+        self.responseFormat = try reader.optional(CreateChatCompletionRequest.ResponseFormat.self, .responseFormat)
+        self.audio = try reader.optional(CreateChatCompletionRequest.Audio.self, .audio)
+        self.store = try reader.optional(Swift.Bool.self, .store)
+        self.moderation = try reader.optional(ModerationParam.self, .moderation)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.stop = try reader.optional(StopConfiguration.self, .stop)
+        self.logitBias = try reader.optional([Swift.String: Swift.Int].self, .logitBias)
+        self.logprobs = try reader.optional(Swift.Bool.self, .logprobs)
+        self._maxTokens = try reader.optional(Swift.Int.self, .maxTokens)
+        self.n = try reader.optional(Swift.Int.self, .n)
+        self.prediction = try reader.optional(PredictionContent.self, .prediction)
+        self._seed = try reader.optional(Swift.Int.self, .seed)
+        self.streamOptions = try reader.optional(ChatCompletionStreamOptions.self, .streamOptions)
+        self.tools = try reader.optional([CreateChatCompletionRequest.ToolValue].self, .tools)
+        self.toolChoice = try reader.optional(ChatCompletionToolChoiceOption.self, .toolChoice)
+        self.parallelToolCalls = try reader.optional(ParallelToolCalls.self, .parallelToolCalls)
+        self._functionCall = try reader.optional(CreateChatCompletionRequest.FunctionCall.self, .functionCall)
+        self._functions = try reader.optional([ChatCompletionFunctions].self, .functions)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -473,12 +477,14 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
     /// Learn more about the [web search tool](/docs/guides/tools-web-search?api-mode=chat).
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options`.
-    public struct WebSearchOptions: Codable, Hashable, Sendable {
+    public struct WebSearchOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Approximate location parameters for the search.
         public var userLocation: CreateChatCompletionRequest.WebSearchOptions.UserLocation?
         /// High level guidance for the amount of context window space to use for the
         /// search. One of `low`, `medium`, or `high`. `medium` is the default.
         public var searchContextSize: WebSearchContextSize?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `WebSearchOptions`.
         ///
@@ -498,14 +504,16 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
             case searchContextSize = "search_context_size"
         }
 
-        /// Decodes `WebSearchOptions` from its JSON object; members it does not declare are ignored.
+        /// Decodes `WebSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.userLocation = try container.decodeIfPresent(CreateChatCompletionRequest.WebSearchOptions.UserLocation.self, forKey: .userLocation)
-            self.searchContextSize = try container.decodeIfPresent(WebSearchContextSize.self, forKey: .searchContextSize)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.userLocation = try reader.optional(CreateChatCompletionRequest.WebSearchOptions.UserLocation.self, .userLocation)
+            self.searchContextSize = try reader.optional(WebSearchContextSize.self, .searchContextSize)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -520,9 +528,11 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         /// Approximate location parameters for the search.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options/properties/user_location`.
-        public struct UserLocation: Codable, Hashable, Sendable {
+        public struct UserLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Approximate location parameters for the search.
             public var approximate: WebSearchLocation
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `UserLocation`.
             ///
@@ -537,14 +547,16 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `UserLocation` from its JSON object; members it does not declare are ignored.
+            /// Decodes `UserLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("approximate", forKey: .type)
-                self.approximate = try container.decode(WebSearchLocation.self, forKey: .approximate)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("approximate", .type, required: true)
+                self.approximate = try reader.required(WebSearchLocation.self, .approximate)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -572,7 +584,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/response_format`.
-    public enum ResponseFormat: Codable, Hashable, Sendable {
+    public enum ResponseFormat: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Default response format. Used to generate text responses. (type: `text`)
         case text(ResponseFormatText)
         /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
@@ -615,7 +627,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
     /// `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The voice the model uses to respond. Supported built-in voices are
         /// `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `nova`, `onyx`,
         /// `sage`, `shimmer`, `marin`, and `cedar`. You may also provide a
@@ -624,6 +636,8 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         /// Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
         /// `opus`, or `pcm16`.
         public var format: CreateChatCompletionRequest.Audio.Format
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -643,14 +657,16 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.voice = try container.decode(VoiceIDsOrCustomVoice.self, forKey: .voice)
-            self.format = try container.decode(CreateChatCompletionRequest.Audio.Format.self, forKey: .format)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.voice = try reader.required(VoiceIDsOrCustomVoice.self, .voice)
+            self.format = try reader.required(CreateChatCompletionRequest.Audio.Format.self, .format)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -700,7 +716,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A function tool that can be used to generate a response. (type: `function`)
         case function(ChatCompletionTool)
         /// A custom tool that processes input using a specified format. (type: `custom`)
@@ -754,7 +770,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call`.
-    public enum FunctionCall: Codable, Hashable, Sendable {
+    public enum FunctionCall: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// `none` means the model will not call a function and instead generates a message. `auto` means the model can pick between generating a message or calling a function.
         case string(CreateChatCompletionRequest.FunctionCall.StringValue)
         /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
@@ -766,11 +782,11 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? CreateChatCompletionRequest.FunctionCall.StringValue(from: decoder) {
+            if let value = decoder.attemptCase(CreateChatCompletionRequest.FunctionCall.StringValue.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? ChatCompletionFunctionCallOption(from: decoder) {
+            if let value = decoder.attemptCase(ChatCompletionFunctionCallOption.self) {
                 self = .chatCompletionFunctionCallOption(value)
                 return
             }
@@ -812,7 +828,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
 /// Represents a chat completion response returned by model, based on the provided input.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse`.
-public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
+public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A unique identifier for the chat completion.
     public var id: Swift.String
     /// A list of chat completion choices. Can be more than one if `n` is greater than 1.
@@ -838,6 +854,8 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
     public var usage: CompletionUsage?
     /// The `moderation` member.
     public var moderation: ChatCompletionModeration?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateChatCompletionResponse`.
     ///
@@ -886,22 +904,24 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `CreateChatCompletionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chat.completion", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.choices = try container.decodeIfPresent([CreateChatCompletionResponse.Choice].self, forKey: .choices) ?? []
-        self.created = try container.decode(Swift.Int.self, forKey: .created)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.serviceTier = try container.decodeIfPresent(ServiceTier.self, forKey: .serviceTier)
-        self._systemFingerprint = try container.decodeIfPresent(Swift.String.self, forKey: .systemFingerprint)
-        self.usage = try container.decodeIfPresent(CompletionUsage.self, forKey: .usage)
-        self.moderation = try container.decodeIfPresent(ChatCompletionModeration.self, forKey: .moderation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chat.completion", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.choices = try reader.required([CreateChatCompletionResponse.Choice].self, .choices)
+        self.created = try reader.required(Swift.Int.self, .created)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.serviceTier = try reader.optional(ServiceTier.self, .serviceTier)
+        self._systemFingerprint = try reader.optional(Swift.String.self, .systemFingerprint)
+        self.usage = try reader.optional(CompletionUsage.self, .usage)
+        self.moderation = try reader.optional(ChatCompletionModeration.self, .moderation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -924,7 +944,7 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items`.
-    public struct Choice: Codable, Hashable, Sendable {
+    public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         /// `length` if the maximum number of tokens specified in the request was reached,
         /// `content_filter` if content was omitted due to a flag from our content filters,
@@ -937,6 +957,8 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
         public var message: ChatCompletionResponseMessage
         /// The `logprobs` member.
         public var logprobs: CreateChatCompletionResponse.Choice.Logprobs?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Choice`.
         ///
@@ -964,16 +986,18 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
             case logprobs
         }
 
-        /// Decodes `Choice` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.finishReason = try container.decode(CreateChatCompletionResponse.Choice.FinishReason.self, forKey: .finishReason)
-            self.index = try container.decode(Swift.Int.self, forKey: .index)
-            self.message = try container.decode(ChatCompletionResponseMessage.self, forKey: .message)
-            self.logprobs = try container.decodeIfPresent(CreateChatCompletionResponse.Choice.Logprobs.self, forKey: .logprobs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.finishReason = try reader.required(CreateChatCompletionResponse.Choice.FinishReason.self, .finishReason)
+            self.index = try reader.required(Swift.Int.self, .index)
+            self.message = try reader.required(ChatCompletionResponseMessage.self, .message)
+            self.logprobs = try reader.optional(CreateChatCompletionResponse.Choice.Logprobs.self, .logprobs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1022,11 +1046,13 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
         /// Log probability information for the choice.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
-        public struct Logprobs: Codable, Hashable, Sendable {
+        public struct Logprobs: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `content` member.
             public var content: [ChatCompletionTokenLogprob]?
             /// The `refusal` member.
             public var refusal: [ChatCompletionTokenLogprob]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Logprobs`.
             ///
@@ -1046,14 +1072,16 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
                 case refusal
             }
 
-            /// Decodes `Logprobs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.content = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .content)
-                self.refusal = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .refusal)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.content = try reader.optional([ChatCompletionTokenLogprob].self, .content)
+                self.refusal = try reader.optional([ChatCompletionTokenLogprob].self, .refusal)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1073,7 +1101,7 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable {
 /// [Learn more](/docs/guides/streaming-responses).
 ///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse`.
-public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
+public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A unique identifier for the chat completion. Each chunk has the same ID.
     public var id: Swift.String
     /// A list of chat completion choices. Can contain more than one elements if `n` is greater than 1. Can also be empty for the
@@ -1108,6 +1136,8 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
     public var usage: CompletionUsage?
     /// The `moderation` member.
     public var moderation: ChatCompletionModeration?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateChatCompletionStreamResponse`.
     ///
@@ -1156,22 +1186,24 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `CreateChatCompletionStreamResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatCompletionStreamResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chat.completion.chunk", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.choices = try container.decodeIfPresent([CreateChatCompletionStreamResponse.Choice].self, forKey: .choices) ?? []
-        self.created = try container.decode(Swift.Int.self, forKey: .created)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
-        self.serviceTier = try container.decodeIfPresent(ServiceTier.self, forKey: .serviceTier)
-        self._systemFingerprint = try container.decodeIfPresent(Swift.String.self, forKey: .systemFingerprint)
-        self.usage = try container.decodeIfPresent(CompletionUsage.self, forKey: .usage)
-        self.moderation = try container.decodeIfPresent(ChatCompletionModeration.self, forKey: .moderation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chat.completion.chunk", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.choices = try reader.required([CreateChatCompletionStreamResponse.Choice].self, .choices)
+        self.created = try reader.required(Swift.Int.self, .created)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.obfuscation = try reader.optional(Swift.String.self, .obfuscation)
+        self.serviceTier = try reader.optional(ServiceTier.self, .serviceTier)
+        self._systemFingerprint = try reader.optional(Swift.String.self, .systemFingerprint)
+        self.usage = try reader.optional(CompletionUsage.self, .usage)
+        self.moderation = try reader.optional(ChatCompletionModeration.self, .moderation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1194,7 +1226,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items`.
-    public struct Choice: Codable, Hashable, Sendable {
+    public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A chat completion delta generated by streamed model responses.
         public var delta: ChatCompletionStreamResponseDelta
         /// Log probability information for the choice.
@@ -1206,6 +1238,8 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         public var finishReason: CreateChatCompletionStreamResponse.Choice.FinishReason?
         /// The index of the choice in the list of choices.
         public var index: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Choice`.
         ///
@@ -1233,16 +1267,18 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
             case index
         }
 
-        /// Decodes `Choice` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.delta = try container.decode(ChatCompletionStreamResponseDelta.self, forKey: .delta)
-            self.logprobs = try container.decodeIfPresent(CreateChatCompletionStreamResponse.Choice.Logprobs.self, forKey: .logprobs)
-            self.finishReason = try container.decodeIfPresent(CreateChatCompletionStreamResponse.Choice.FinishReason.self, forKey: .finishReason)
-            self.index = try container.decode(Swift.Int.self, forKey: .index)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.delta = try reader.required(ChatCompletionStreamResponseDelta.self, .delta)
+            self.logprobs = try reader.optional(CreateChatCompletionStreamResponse.Choice.Logprobs.self, .logprobs)
+            self.finishReason = try reader.optional(CreateChatCompletionStreamResponse.Choice.FinishReason.self, .finishReason)
+            self.index = try reader.required(Swift.Int.self, .index)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1259,11 +1295,13 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
         /// Log probability information for the choice.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items/properties/logprobs`.
-        public struct Logprobs: Codable, Hashable, Sendable {
+        public struct Logprobs: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of message content tokens with log probability information.
             public var content: [ChatCompletionTokenLogprob]?
             /// A list of message refusal tokens with log probability information.
             public var refusal: [ChatCompletionTokenLogprob]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Logprobs`.
             ///
@@ -1283,14 +1321,16 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
                 case refusal
             }
 
-            /// Decodes `Logprobs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.content = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .content)
-                self.refusal = try container.decodeIfPresent([ChatCompletionTokenLogprob].self, forKey: .refusal)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.content = try reader.optional([ChatCompletionTokenLogprob].self, .content)
+                self.refusal = try reader.optional([ChatCompletionTokenLogprob].self, .refusal)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1339,9 +1379,11 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable {
 /// A custom tool that processes input using a specified format.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions`.
-public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
+public struct CustomToolChatCompletions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Properties of the custom tool.
     public var custom: CustomToolChatCompletions.Custom
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CustomToolChatCompletions`.
     ///
@@ -1356,14 +1398,16 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomToolChatCompletions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolChatCompletions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.custom = try container.decode(CustomToolChatCompletions.Custom.self, forKey: .custom)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.custom = try reader.required(CustomToolChatCompletions.Custom.self, .custom)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1378,13 +1422,15 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
     /// Properties of the custom tool.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom`.
-    public struct Custom: Codable, Hashable, Sendable {
+    public struct Custom: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the custom tool, used to identify it in tool calls.
         public var name: Swift.String
         /// Optional description of the custom tool, used to provide more context.
         public var description: Swift.String?
         /// The input format for the custom tool. Default is unconstrained text.
         public var format: CustomToolChatCompletions.Custom.Format?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Custom`.
         ///
@@ -1408,15 +1454,17 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes `Custom` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Custom` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-            self.format = try container.decodeIfPresent(CustomToolChatCompletions.Custom.Format.self, forKey: .format)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.description = try reader.optional(Swift.String.self, .description)
+            self.format = try reader.optional(CustomToolChatCompletions.Custom.Format.self, .format)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1434,7 +1482,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format`.
-        public enum Format: Codable, Hashable, Sendable {
+        public enum Format: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// Unconstrained free-form text. (type: `text`)
             case text(CustomToolChatCompletions.Custom.Format.Text)
             /// A grammar defined by the user. (type: `grammar`)
@@ -1470,7 +1518,10 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             /// Unconstrained free-form text.
             ///
             /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format/oneOf/0`.
-            public struct Text: Codable, Hashable, Sendable {
+            public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
+
                 /// Creates a new `Text`.
                 public init() {
                 }
@@ -1479,13 +1530,15 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes `Text` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    try container.decodeConstant("text", forKey: .type)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    try reader.constant("text", .type, required: true)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -1500,9 +1553,11 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
             /// A grammar defined by the user.
             ///
             /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format/oneOf/1`.
-            public struct Grammar: Codable, Hashable, Sendable {
+            public struct Grammar: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Your chosen grammar.
                 public var grammar: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `Grammar`.
                 ///
@@ -1517,14 +1572,16 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes `Grammar` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Grammar` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    try container.decodeConstant("grammar", forKey: .type)
-                    self.grammar = try container.decode(CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.self, forKey: .grammar)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    try reader.constant("grammar", .type, required: true)
+                    self.grammar = try reader.required(CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.self, .grammar)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -1539,11 +1596,13 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                 /// Your chosen grammar.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format/oneOf/1/properties/grammar`.
-                public struct GrammarValue: Codable, Hashable, Sendable {
+                public struct GrammarValue: Codable, Hashable, Sendable, SpecDeviationReporting {
                     /// The grammar definition.
                     public var definition: Swift.String
                     /// The syntax of the grammar definition. One of `lark` or `regex`.
                     public var syntax: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.Syntax
+                    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                    public private(set) var specDeviations = SpecDeviations()
 
                     /// Creates a new `GrammarValue`.
                     ///
@@ -1563,14 +1622,16 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
                         case syntax
                     }
 
-                    /// Decodes `GrammarValue` from its JSON object; members it does not declare are ignored.
+                    /// Decodes `GrammarValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+                    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                     ///
-                    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                    ///   of a member whose value does not fit its type.
+                    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                    ///   naming the coding path of a required member that is missing or of a member that does not fit.
                     public init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.definition = try container.decode(Swift.String.self, forKey: .definition)
-                        self.syntax = try container.decode(CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.Syntax.self, forKey: .syntax)
+                        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                        self.definition = try reader.required(Swift.String.self, .definition)
+                        self.syntax = try reader.required(CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.Syntax.self, .syntax)
+                        self.specDeviations = reader.finish()
                     }
 
                     /// Encodes this value as its JSON object, constants included.
@@ -1610,11 +1671,13 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable {
 /// being regenerated.
 ///
 /// - Remark: Generated from `#/components/schemas/PredictionContent`.
-public struct PredictionContent: Codable, Hashable, Sendable {
+public struct PredictionContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The content that should be matched when generating a model response.
     /// If generated tokens would match this content, the entire model response
     /// can be returned much more quickly.
     public var content: PredictionContent.ContentValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `PredictionContent`.
     ///
@@ -1629,14 +1692,16 @@ public struct PredictionContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `PredictionContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PredictionContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("content", forKey: .type)
-        self.content = try container.decode(PredictionContent.ContentValue.self, forKey: .content)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("content", .type, required: true)
+        self.content = try reader.required(PredictionContent.ContentValue.self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1655,7 +1720,7 @@ public struct PredictionContent: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/PredictionContent/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The content used for a Predicted Output. This is often the
         case string(Swift.String)
         /// An array of content parts with a defined type. Supported options differ based on the [model](/docs/models) being used to generate the response. Can contain text inputs.
@@ -1670,11 +1735,11 @@ public struct PredictionContent: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [ChatCompletionRequestMessageContentPartText](from: decoder) {
+            if let value = decoder.attemptCase([ChatCompletionRequestMessageContentPartText].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -1782,7 +1847,7 @@ public struct WebSearchContextSize: OpenEnum {
 /// Approximate location parameters for the search.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchLocation`.
-public struct WebSearchLocation: Codable, Hashable, Sendable {
+public struct WebSearchLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The two-letter
     /// [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user,
     /// e.g. `US`.
@@ -1794,6 +1859,8 @@ public struct WebSearchLocation: Codable, Hashable, Sendable {
     /// The [IANA timezone](https://timeapi.io/documentation/iana-timezones)
     /// of the user, e.g. `America/Los_Angeles`.
     public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchLocation`.
     ///
@@ -1821,16 +1888,18 @@ public struct WebSearchLocation: Codable, Hashable, Sendable {
         case timezone
     }
 
-    /// Decodes `WebSearchLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
-        self.region = try container.decodeIfPresent(Swift.String.self, forKey: .region)
-        self.city = try container.decodeIfPresent(Swift.String.self, forKey: .city)
-        self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.country = try reader.optional(Swift.String.self, .country)
+        self.region = try reader.optional(Swift.String.self, .region)
+        self.city = try reader.optional(Swift.String.self, .city)
+        self.timezone = try reader.optional(Swift.String.self, .timezone)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// The `CreateCompletionRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest`.
-public struct CreateCompletionRequest: Codable, Hashable, Sendable {
+public struct CreateCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
     public var model: CreateCompletionRequest.ModelValue
     /// The prompt(s) to generate completions for, encoded as a string, array of strings, array of tokens, or array of token arrays.
@@ -74,6 +74,8 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     public var topP: Swift.Double?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateCompletionRequest`.
     ///
@@ -157,30 +159,32 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         case user
     }
 
-    /// Decodes `CreateCompletionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(CreateCompletionRequest.ModelValue.self, forKey: .model)
-        self.prompt = try container.decodeIfPresent(CreateCompletionRequest.PromptValue.self, forKey: .prompt)
-        self.bestOf = try container.decodeIfPresent(Swift.Int.self, forKey: .bestOf)
-        self.echo = try container.decodeIfPresent(Swift.Bool.self, forKey: .echo)
-        self.frequencyPenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .frequencyPenalty)
-        self.logitBias = try container.decodeIfPresent([Swift.String: Swift.Int].self, forKey: .logitBias)
-        self.logprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .logprobs)
-        self.maxTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxTokens)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
-        self.presencePenalty = try container.decodeIfPresent(Swift.Double.self, forKey: .presencePenalty)
-        self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-        self.stop = try container.decodeIfPresent(StopConfiguration.self, forKey: .stop)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.streamOptions = try container.decodeIfPresent(ChatCompletionStreamOptions.self, forKey: .streamOptions)
-        self.suffix = try container.decodeIfPresent(Swift.String.self, forKey: .suffix)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(CreateCompletionRequest.ModelValue.self, .model)
+        self.prompt = try reader.optional(CreateCompletionRequest.PromptValue.self, .prompt)
+        self.bestOf = try reader.optional(Swift.Int.self, .bestOf)
+        self.echo = try reader.optional(Swift.Bool.self, .echo)
+        self.frequencyPenalty = try reader.optional(Swift.Double.self, .frequencyPenalty)
+        self.logitBias = try reader.optional([Swift.String: Swift.Int].self, .logitBias)
+        self.logprobs = try reader.optional(Swift.Int.self, .logprobs)
+        self.maxTokens = try reader.optional(Swift.Int.self, .maxTokens)
+        self.n = try reader.optional(Swift.Int.self, .n)
+        self.presencePenalty = try reader.optional(Swift.Double.self, .presencePenalty)
+        self.seed = try reader.optional(Swift.Int.self, .seed)
+        self.stop = try reader.optional(StopConfiguration.self, .stop)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.streamOptions = try reader.optional(ChatCompletionStreamOptions.self, .streamOptions)
+        self.suffix = try reader.optional(Swift.String.self, .suffix)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -237,7 +241,7 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionRequest/properties/prompt`.
-    public enum PromptValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum PromptValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         case integers([Swift.Int])
@@ -252,19 +256,19 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [Swift.String](from: decoder) {
+            if let value = decoder.attemptCase([Swift.String].self) {
                 self = .strings(value)
                 return
             }
-            if let value = try? [Swift.Int](from: decoder) {
+            if let value = decoder.attemptCase([Swift.Int].self) {
                 self = .integers(value)
                 return
             }
-            if let value = try? [[Swift.Int]](from: decoder) {
+            if let value = decoder.attemptCase([[Swift.Int]].self) {
                 self = .integerArrays(value)
                 return
             }
@@ -289,7 +293,7 @@ public struct CreateCompletionRequest: Codable, Hashable, Sendable {
 /// Represents a completion response from the API. Note: both the streamed and non-streamed response objects share the same shape (unlike the chat endpoint).
 ///
 /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse`.
-public struct CreateCompletionResponse: Codable, Hashable, Sendable {
+public struct CreateCompletionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A unique identifier for the completion.
     public var id: Swift.String
     /// The list of completion choices the model generated for the input prompt.
@@ -304,6 +308,8 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
     public var systemFingerprint: Swift.String?
     /// Usage statistics for the completion request.
     public var usage: CompletionUsage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateCompletionResponse`.
     ///
@@ -340,19 +346,21 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `CreateCompletionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateCompletionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text_completion", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.choices = try container.decodeIfPresent([CreateCompletionResponse.Choice].self, forKey: .choices) ?? []
-        self.created = try container.decode(Swift.Int.self, forKey: .created)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.systemFingerprint = try container.decodeIfPresent(Swift.String.self, forKey: .systemFingerprint)
-        self.usage = try container.decodeIfPresent(CompletionUsage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text_completion", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.choices = try reader.required([CreateCompletionResponse.Choice].self, .choices)
+        self.created = try reader.required(Swift.Int.self, .created)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.systemFingerprint = try reader.optional(Swift.String.self, .systemFingerprint)
+        self.usage = try reader.optional(CompletionUsage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -372,7 +380,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items`.
-    public struct Choice: Codable, Hashable, Sendable {
+    public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
         /// `length` if the maximum number of tokens specified in the request was reached,
         /// or `content_filter` if content was omitted due to a flag from our content filters.
@@ -383,6 +391,8 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         public var logprobs: CreateCompletionResponse.Choice.Logprobs?
         /// The `text` member.
         public var text: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Choice`.
         ///
@@ -410,16 +420,18 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
             case text
         }
 
-        /// Decodes `Choice` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Choice` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.finishReason = try container.decodeIfPresent(CreateCompletionResponse.Choice.FinishReason.self, forKey: .finishReason)
-            self.index = try container.decode(Swift.Int.self, forKey: .index)
-            self.logprobs = try container.decodeIfPresent(CreateCompletionResponse.Choice.Logprobs.self, forKey: .logprobs)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.finishReason = try reader.optional(CreateCompletionResponse.Choice.FinishReason.self, .finishReason)
+            self.index = try reader.required(Swift.Int.self, .index)
+            self.logprobs = try reader.optional(CreateCompletionResponse.Choice.Logprobs.self, .logprobs)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -460,7 +472,7 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
         /// The `0` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
-        public struct Logprobs: Codable, Hashable, Sendable {
+        public struct Logprobs: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `text_offset` member.
             public var textOffset: [Swift.Int]?
             /// The `token_logprobs` member.
@@ -469,6 +481,8 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
             public var tokens: [Swift.String]?
             /// The `top_logprobs` member.
             public var topLogprobs: [[Swift.String: Swift.Double]]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Logprobs`.
             ///
@@ -496,16 +510,18 @@ public struct CreateCompletionResponse: Codable, Hashable, Sendable {
                 case topLogprobs = "top_logprobs"
             }
 
-            /// Decodes `Logprobs` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Logprobs` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.textOffset = try container.decodeIfPresent([Swift.Int].self, forKey: .textOffset)
-                self.tokenLogprobs = try container.decodeIfPresent([Swift.Double].self, forKey: .tokenLogprobs)
-                self.tokens = try container.decodeIfPresent([Swift.String].self, forKey: .tokens)
-                self.topLogprobs = try container.decodeIfPresent([[Swift.String: Swift.Double]].self, forKey: .topLogprobs)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.textOffset = try reader.optional([Swift.Int].self, .textOffset)
+                self.tokenLogprobs = try reader.optional([Swift.Double].self, .tokenLogprobs)
+                self.tokens = try reader.optional([Swift.String].self, .tokens)
+                self.topLogprobs = try reader.optional([[Swift.String: Swift.Double]].self, .topLogprobs)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.

@@ -8,7 +8,7 @@ import Foundation
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItem`.
-public enum ConversationItem: Codable, Hashable, Sendable {
+public enum ConversationItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. (type: `message`)
     case message(Message)
     /// type: `function_call`
@@ -175,7 +175,7 @@ public enum ConversationItem: Codable, Hashable, Sendable {
 /// A list of Conversation items.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationItemList`.
-public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
+public struct ConversationItemList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of conversation items.
     public var data: [ConversationItem]
     /// Whether there are more items available.
@@ -184,6 +184,8 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
     public var firstID: Swift.String
     /// The ID of the last item in the list.
     public var lastID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ConversationItemList`.
     ///
@@ -212,17 +214,19 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ConversationItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ConversationItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ConversationItem].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ConversationItem].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -248,7 +252,7 @@ public struct ConversationItemList: Codable, Hashable, Sendable, CursorPage {
 /// The `ConversationResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationResource`.
-public struct ConversationResource: Codable, Hashable, Sendable {
+public struct ConversationResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation.
     public var id: Swift.String
     /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
@@ -256,6 +260,8 @@ public struct ConversationResource: Codable, Hashable, Sendable {
     public var metadata: JSONValue
     /// The time at which the conversation was created, measured in seconds since the Unix epoch.
     public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ConversationResource`.
     ///
@@ -280,16 +286,18 @@ public struct ConversationResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ConversationResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.metadata = try container.decode(JSONValue.self, forKey: .metadata)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.metadata = try reader.required(JSONValue.self, .metadata)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -307,11 +315,13 @@ public struct ConversationResource: Codable, Hashable, Sendable {
 /// The `CreateConversationBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateConversationBody`.
-public struct CreateConversationBody: Codable, Hashable, Sendable {
+public struct CreateConversationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// The `items` member.
     public var items: [InputItem]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateConversationBody`.
     ///
@@ -331,14 +341,16 @@ public struct CreateConversationBody: Codable, Hashable, Sendable {
         case items
     }
 
-    /// Decodes `CreateConversationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.items = try container.decodeIfPresent([InputItem].self, forKey: .items)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.items = try reader.optional([InputItem].self, .items)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -354,10 +366,12 @@ public struct CreateConversationBody: Codable, Hashable, Sendable {
 /// The `UpdateConversationBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateConversationBody`.
-public struct UpdateConversationBody: Codable, Hashable, Sendable {
+public struct UpdateConversationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Set of 16 key-value pairs that can be attached to an object. This can be         useful for storing additional information about the object in a structured         format, and querying for objects via API or the dashboard.
     ///         Keys are strings with a maximum length of 64 characters. Values are strings         with a maximum length of 512 characters.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateConversationBody`.
     ///
@@ -371,13 +385,15 @@ public struct UpdateConversationBody: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `UpdateConversationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateConversationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -392,11 +408,13 @@ public struct UpdateConversationBody: Codable, Hashable, Sendable {
 /// The `DeletedConversationResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedConversationResource`.
-public struct DeletedConversationResource: Codable, Hashable, Sendable {
+public struct DeletedConversationResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `deleted` member.
     public var deleted: Swift.Bool
     /// The `id` member.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedConversationResource`.
     ///
@@ -417,15 +435,17 @@ public struct DeletedConversationResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeletedConversationResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedConversationResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,9 +6,11 @@ import Foundation
 /// Represents the organization's data retention control setting.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationDataRetention`.
-public struct OrganizationDataRetention: Codable, Hashable, Sendable {
+public struct OrganizationDataRetention: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The configured organization data retention type.
     public var type: OrganizationDataRetention.TypeValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationDataRetention`.
     ///
@@ -23,14 +25,16 @@ public struct OrganizationDataRetention: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `OrganizationDataRetention` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationDataRetention` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.data_retention", forKey: .object)
-        self.type = try container.decode(OrganizationDataRetention.TypeValue.self, forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.data_retention", .object, required: true)
+        self.type = try reader.required(OrganizationDataRetention.TypeValue.self, .type)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -71,9 +75,11 @@ public struct OrganizationDataRetention: Codable, Hashable, Sendable {
 /// Represents a project's data retention control setting.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectDataRetention`.
-public struct ProjectDataRetention: Codable, Hashable, Sendable {
+public struct ProjectDataRetention: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The configured project data retention type.
     public var type: ProjectDataRetention.TypeValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectDataRetention`.
     ///
@@ -88,14 +94,16 @@ public struct ProjectDataRetention: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectDataRetention` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectDataRetention` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.data_retention", forKey: .object)
-        self.type = try container.decode(ProjectDataRetention.TypeValue.self, forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.data_retention", .object, required: true)
+        self.type = try reader.required(ProjectDataRetention.TypeValue.self, .type)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -142,9 +150,11 @@ public struct ProjectDataRetention: Codable, Hashable, Sendable {
 /// Parameters for updating organization data retention controls.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateOrganizationDataRetentionBody`.
-public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable {
+public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The desired organization data retention type.
     public var retentionType: UpdateOrganizationDataRetentionBody.RetentionType
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateOrganizationDataRetentionBody`.
     ///
@@ -158,13 +168,15 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable {
         case retentionType = "retention_type"
     }
 
-    /// Decodes `UpdateOrganizationDataRetentionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateOrganizationDataRetentionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.retentionType = try container.decode(UpdateOrganizationDataRetentionBody.RetentionType.self, forKey: .retentionType)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.retentionType = try reader.required(UpdateOrganizationDataRetentionBody.RetentionType.self, .retentionType)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -204,9 +216,11 @@ public struct UpdateOrganizationDataRetentionBody: Codable, Hashable, Sendable {
 /// Parameters for updating project data retention controls.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateProjectDataRetentionBody`.
-public struct UpdateProjectDataRetentionBody: Codable, Hashable, Sendable {
+public struct UpdateProjectDataRetentionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The desired project data retention type.
     public var retentionType: UpdateProjectDataRetentionBody.RetentionType
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateProjectDataRetentionBody`.
     ///
@@ -220,13 +234,15 @@ public struct UpdateProjectDataRetentionBody: Codable, Hashable, Sendable {
         case retentionType = "retention_type"
     }
 
-    /// Decodes `UpdateProjectDataRetentionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateProjectDataRetentionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.retentionType = try container.decode(UpdateProjectDataRetentionBody.RetentionType.self, forKey: .retentionType)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.retentionType = try reader.required(UpdateProjectDataRetentionBody.RetentionType.self, .retentionType)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// The `CreateEmbeddingRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest`.
-public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
+public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
     public var input: CreateEmbeddingRequest.Input
     /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
@@ -17,6 +17,8 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     public var dimensions: Swift.Int?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEmbeddingRequest`.
     ///
@@ -48,17 +50,19 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         case user
     }
 
-    /// Decodes `CreateEmbeddingRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEmbeddingRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decode(CreateEmbeddingRequest.Input.self, forKey: .input)
-        self.model = try container.decode(CreateEmbeddingRequest.ModelValue.self, forKey: .model)
-        self.encodingFormat = try container.decodeIfPresent(CreateEmbeddingRequest.EncodingFormat.self, forKey: .encodingFormat)
-        self.dimensions = try container.decodeIfPresent(Swift.Int.self, forKey: .dimensions)
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.required(CreateEmbeddingRequest.Input.self, .input)
+        self.model = try reader.required(CreateEmbeddingRequest.ModelValue.self, .model)
+        self.encodingFormat = try reader.optional(CreateEmbeddingRequest.EncodingFormat.self, .encodingFormat)
+        self.dimensions = try reader.optional(Swift.Int.self, .dimensions)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -78,7 +82,7 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest/properties/input`.
-    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The string that will be turned into an embedding.
         case string(Swift.String)
         /// The array of strings that will be turned into an embedding.
@@ -97,19 +101,19 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [Swift.String](from: decoder) {
+            if let value = decoder.attemptCase([Swift.String].self) {
                 self = .strings(value)
                 return
             }
-            if let value = try? [Swift.Int](from: decoder) {
+            if let value = decoder.attemptCase([Swift.Int].self) {
                 self = .integers(value)
                 return
             }
-            if let value = try? [[Swift.Int]](from: decoder) {
+            if let value = decoder.attemptCase([[Swift.Int]].self) {
                 self = .integerArrays(value)
                 return
             }
@@ -175,13 +179,15 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable {
 /// The `CreateEmbeddingResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse`.
-public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
+public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The list of embeddings generated by the model.
     public var data: [Embedding]
     /// The name of the model used to generate the embedding.
     public var model: Swift.String
     /// The usage information for the request.
     public var usage: CreateEmbeddingResponse.Usage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEmbeddingResponse`.
     ///
@@ -206,16 +212,18 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `CreateEmbeddingResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEmbeddingResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Embedding].self, forKey: .data) ?? []
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.usage = try container.decode(CreateEmbeddingResponse.Usage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Embedding].self, .data)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.usage = try reader.required(CreateEmbeddingResponse.Usage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -232,11 +240,13 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
     /// The usage information for the request.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable {
+    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of tokens used by the prompt.
         public var promptTokens: Swift.Int
         /// The total number of tokens used by the request.
         public var totalTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Usage`.
         ///
@@ -256,14 +266,16 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
             case totalTokens = "total_tokens"
         }
 
-        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.promptTokens = try container.decode(Swift.Int.self, forKey: .promptTokens)
-            self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
+            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -280,11 +292,13 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable {
 /// Represents an embedding vector returned by embedding endpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/Embedding`.
-public struct Embedding: Codable, Hashable, Sendable {
+public struct Embedding: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the embedding in the list of embeddings.
     public var index: Swift.Int
     /// The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](/docs/guides/embeddings).
     public var embedding: EmbeddingVector
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Embedding`.
     ///
@@ -305,15 +319,17 @@ public struct Embedding: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Embedding` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Embedding` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("embedding", forKey: .object)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.embedding = try container.decode(EmbeddingVector.self, forKey: .embedding)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("embedding", .object, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.embedding = try reader.required(EmbeddingVector.self, .embedding)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// A CompletionsRunDataSource object describing a model sampling configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource`.
-public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
+public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalCompletionsRunDataSource.InputMessages?
     /// The `sampling_params` member.
@@ -15,6 +15,8 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
     public var model: Swift.String?
     /// Determines what populates the `item` namespace in this run's data source.
     public var source: CreateEvalCompletionsRunDataSource.Source
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalCompletionsRunDataSource`.
     ///
@@ -43,17 +45,19 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CreateEvalCompletionsRunDataSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalCompletionsRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("completions", forKey: .type)
-        self.inputMessages = try container.decodeIfPresent(CreateEvalCompletionsRunDataSource.InputMessages.self, forKey: .inputMessages)
-        self.samplingParams = try container.decodeIfPresent(CreateEvalCompletionsRunDataSource.SamplingParams.self, forKey: .samplingParams)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.source = try container.decode(CreateEvalCompletionsRunDataSource.Source.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("completions", .type, required: true)
+        self.inputMessages = try reader.optional(CreateEvalCompletionsRunDataSource.InputMessages.self, .inputMessages)
+        self.samplingParams = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.self, .samplingParams)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.source = try reader.required(CreateEvalCompletionsRunDataSource.Source.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -73,7 +77,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages`.
-    public enum InputMessages: Codable, Hashable, Sendable {
+    public enum InputMessages: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `template`
         case template(CreateEvalCompletionsRunDataSource.InputMessages.Template)
         /// type: `item_reference`
@@ -109,9 +113,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// TemplateInputMessages
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0`.
-        public struct Template: Codable, Hashable, Sendable {
+        public struct Template: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Template`.
             ///
@@ -126,14 +132,16 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `Template` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("template", forKey: .type)
-                self.template = try container.decodeIfPresent([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template) ?? []
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("template", .type, required: true)
+                self.template = try reader.required([CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem].self, .template)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -150,7 +158,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public enum TemplateItem: Codable, Hashable, Sendable {
+            public enum TemplateItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
                 /// A message input to the model with a role indicating instruction following
                 case easyInputMessage(EasyInputMessage)
                 /// A message input to the model with a role indicating instruction following
@@ -162,11 +170,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 ///
                 /// - Throws: `DecodingError` only when the input is not JSON.
                 public init(from decoder: any Decoder) throws {
-                    if let value = try? EasyInputMessage(from: decoder) {
+                    if let value = decoder.attemptCase(EasyInputMessage.self) {
                         self = .easyInputMessage(value)
                         return
                     }
-                    if let value = try? EvalItem(from: decoder) {
+                    if let value = decoder.attemptCase(EvalItem.self) {
                         self = .evalItem(value)
                         return
                     }
@@ -189,9 +197,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// ItemReferenceInputMessages
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/1`.
-        public struct ItemReference: Codable, Hashable, Sendable {
+        public struct ItemReference: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A reference to a variable in the `item` namespace. Ie, "item.input_trajectory"
             public var itemReference: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ItemReference`.
             ///
@@ -206,14 +216,16 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `ItemReference` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("item_reference", forKey: .type)
-                self.itemReference = try container.decode(Swift.String.self, forKey: .itemReference)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("item_reference", .type, required: true)
+                self.itemReference = try reader.required(Swift.String.self, .itemReference)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -230,7 +242,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
     /// The `sampling_params` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params`.
-    public struct SamplingParams: Codable, Hashable, Sendable {
+    public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
@@ -254,6 +266,8 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         public var responseFormat: CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat?
         /// A list of tools the model may call. Currently, only functions are supported as a tool. Use this to provide a list of functions the model may generate JSON inputs for. A max of 128 functions are supported.
         public var tools: [ChatCompletionTool]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -293,19 +307,21 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
             case tools
         }
 
-        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-            self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-            self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-            self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-            self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-            self.responseFormat = try container.decodeIfPresent(CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat.self, forKey: .responseFormat)
-            self.tools = try container.decodeIfPresent([ChatCompletionTool].self, forKey: .tools)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+            self.temperature = try reader.optional(Swift.Double.self, .temperature)
+            self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
+            self.topP = try reader.optional(Swift.Double.self, .topP)
+            self.seed = try reader.optional(Swift.Int.self, .seed)
+            self.responseFormat = try reader.optional(CreateEvalCompletionsRunDataSource.SamplingParams.ResponseFormat.self, .responseFormat)
+            self.tools = try reader.optional([ChatCompletionTool].self, .tools)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -336,7 +352,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params/properties/response_format`.
-        public enum ResponseFormat: Codable, Hashable, Sendable {
+        public enum ResponseFormat: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// Default response format. Used to generate text responses. (type: `text`)
             case text(ResponseFormatText)
             /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
@@ -381,7 +397,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/source`.
-    public enum Source: Codable, Hashable, Sendable {
+    public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `file_content`
         case fileContent(EvalJsonlFileContentSource)
         /// type: `file_id`
@@ -427,11 +443,13 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable {
 /// - What data is required when creating a run
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalCustomDataSourceConfig`.
-public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
+public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The json schema for each row in the data source.
     public var itemSchema: [Swift.String: JSONValue]
     /// Whether the eval should expect you to populate the sample namespace (ie, by generating responses off of your data source)
     public var includeSampleSchema: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalCustomDataSourceConfig`.
     ///
@@ -452,15 +470,17 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CreateEvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.itemSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .itemSchema) ?? [:]
-        self.includeSampleSchema = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeSampleSchema)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.itemSchema = try reader.required([Swift.String: JSONValue].self, .itemSchema)
+        self.includeSampleSchema = try reader.optional(Swift.Bool.self, .includeSampleSchema)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -479,7 +499,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalItem`.
-public enum CreateEvalItem: Codable, Hashable, Sendable {
+public enum CreateEvalItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     case simpleInputMessage(CreateEvalItem.SimpleInputMessage)
     /// A message input to the model with a role indicating instruction following
     case evalItem(EvalItem)
@@ -490,11 +510,11 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? CreateEvalItem.SimpleInputMessage(from: decoder) {
+        if let value = decoder.attemptCase(CreateEvalItem.SimpleInputMessage.self) {
             self = .simpleInputMessage(value)
             return
         }
-        if let value = try? EvalItem(from: decoder) {
+        if let value = decoder.attemptCase(EvalItem.self) {
             self = .evalItem(value)
             return
         }
@@ -515,11 +535,13 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
     /// SimpleInputMessage
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalItem/oneOf/0`.
-    public struct SimpleInputMessage: Codable, Hashable, Sendable {
+    public struct SimpleInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The role of the message (e.g. "system", "assistant", "user").
         public var role: Swift.String
         /// The content of the message.
         public var content: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `SimpleInputMessage`.
         ///
@@ -539,14 +561,16 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
             case content
         }
 
-        /// Decodes `SimpleInputMessage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SimpleInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.role = try container.decode(Swift.String.self, forKey: .role)
-            self.content = try container.decode(Swift.String.self, forKey: .content)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.role = try reader.required(Swift.String.self, .role)
+            self.content = try reader.required(Swift.String.self, .content)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -563,9 +587,11 @@ public enum CreateEvalItem: Codable, Hashable, Sendable {
 /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource`.
-public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
+public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Determines what populates the `item` namespace in the data source.
     public var source: CreateEvalJsonlRunDataSource.Source
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalJsonlRunDataSource`.
     ///
@@ -580,14 +606,16 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CreateEvalJsonlRunDataSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalJsonlRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("jsonl", forKey: .type)
-        self.source = try container.decode(CreateEvalJsonlRunDataSource.Source.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("jsonl", .type, required: true)
+        self.source = try reader.required(CreateEvalJsonlRunDataSource.Source.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -604,7 +632,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource/properties/source`.
-    public enum Source: Codable, Hashable, Sendable {
+    public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `file_content`
         case fileContent(EvalJsonlFileContentSource)
         /// type: `file_id`
@@ -643,7 +671,7 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable {
 /// in the evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalLabelModelGrader`.
-public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
+public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -654,6 +682,8 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
     public var labels: [Swift.String]
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalLabelModelGrader`.
     ///
@@ -686,18 +716,20 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CreateEvalLabelModelGrader` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalLabelModelGrader` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("label_model", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.input = try container.decodeIfPresent([CreateEvalItem].self, forKey: .input) ?? []
-        self.labels = try container.decodeIfPresent([Swift.String].self, forKey: .labels) ?? []
-        self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("label_model", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.input = try reader.required([CreateEvalItem].self, .input)
+        self.labels = try reader.required([Swift.String].self, .labels)
+        self.passingLabels = try reader.required([Swift.String].self, .passingLabels)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -718,9 +750,11 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable {
 /// This is usually metadata like `usecase=chatbot` or `prompt-version=v2`, etc.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalLogsDataSourceConfig`.
-public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable {
+public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the logs data source.
     public var metadata: [Swift.String: JSONValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalLogsDataSourceConfig`.
     ///
@@ -735,14 +769,16 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CreateEvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -758,7 +794,7 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable {
 /// CreateEvalRequest
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalRequest`.
-public struct CreateEvalRequest: Codable, Hashable, Sendable {
+public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the evaluation.
     public var name: Swift.String?
     /// The `metadata` member.
@@ -767,6 +803,8 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
     public var dataSourceConfig: CreateEvalRequest.DataSourceConfig
     /// A list of graders for all eval runs in this group. Graders can reference variables in the data source using double curly braces notation, like `{{item.variable_name}}`. To reference the model's output, use the `sample` namespace (ie, `{{sample.output_text}}`).
     public var testingCriteria: [CreateEvalRequest.TestingCriteriaItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalRequest`.
     ///
@@ -794,16 +832,18 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
         case testingCriteria = "testing_criteria"
     }
 
-    /// Decodes `CreateEvalRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.dataSourceConfig = try container.decode(CreateEvalRequest.DataSourceConfig.self, forKey: .dataSourceConfig)
-        self.testingCriteria = try container.decodeIfPresent([CreateEvalRequest.TestingCriteriaItem].self, forKey: .testingCriteria) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.dataSourceConfig = try reader.required(CreateEvalRequest.DataSourceConfig.self, .dataSourceConfig)
+        self.testingCriteria = try reader.required([CreateEvalRequest.TestingCriteriaItem].self, .testingCriteria)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -822,7 +862,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/data_source_config`.
-    public enum DataSourceConfig: Codable, Hashable, Sendable {
+    public enum DataSourceConfig: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig object that defines the schema for the data source used for the evaluation runs. (type: `custom`)
         case custom(CreateEvalCustomDataSourceConfig)
         /// A data source config which specifies the metadata property of your logs query. (type: `logs`)
@@ -866,7 +906,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/testing_criteria/items`.
-    public enum TestingCriteriaItem: Codable, Hashable, Sendable {
+    public enum TestingCriteriaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A LabelModelGrader object which uses a model to assign labels to each item (type: `label_model`)
         case labelModel(CreateEvalLabelModelGrader)
         /// type: `string_check`
@@ -919,7 +959,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable {
 /// A ResponsesRunDataSource object describing a model sampling configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource`.
-public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
+public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalResponsesRunDataSource.InputMessages?
     /// The `sampling_params` member.
@@ -928,6 +968,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
     public var model: Swift.String?
     /// Determines what populates the `item` namespace in this run's data source.
     public var source: CreateEvalResponsesRunDataSource.Source
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalResponsesRunDataSource`.
     ///
@@ -956,17 +998,19 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CreateEvalResponsesRunDataSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalResponsesRunDataSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("responses", forKey: .type)
-        self.inputMessages = try container.decodeIfPresent(CreateEvalResponsesRunDataSource.InputMessages.self, forKey: .inputMessages)
-        self.samplingParams = try container.decodeIfPresent(CreateEvalResponsesRunDataSource.SamplingParams.self, forKey: .samplingParams)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.source = try container.decode(CreateEvalResponsesRunDataSource.Source.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("responses", .type, required: true)
+        self.inputMessages = try reader.optional(CreateEvalResponsesRunDataSource.InputMessages.self, .inputMessages)
+        self.samplingParams = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.self, .samplingParams)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.source = try reader.required(CreateEvalResponsesRunDataSource.Source.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -986,7 +1030,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages`.
-    public enum InputMessages: Codable, Hashable, Sendable {
+    public enum InputMessages: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `template`
         case template(CreateEvalResponsesRunDataSource.InputMessages.Template)
         /// type: `item_reference`
@@ -1022,9 +1066,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// InputMessagesTemplate
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0`.
-        public struct Template: Codable, Hashable, Sendable {
+        public struct Template: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
             public var template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Template`.
             ///
@@ -1039,14 +1085,16 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `Template` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Template` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("template", forKey: .type)
-                self.template = try container.decodeIfPresent([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, forKey: .template) ?? []
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("template", .type, required: true)
+                self.template = try reader.required([CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem].self, .template)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1063,7 +1111,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
-            public enum TemplateItem: Codable, Hashable, Sendable {
+            public enum TemplateItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
                 case chatMessage(CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage)
                 /// A message input to the model with a role indicating instruction following
                 case evalItem(EvalItem)
@@ -1074,11 +1122,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 ///
                 /// - Throws: `DecodingError` only when the input is not JSON.
                 public init(from decoder: any Decoder) throws {
-                    if let value = try? CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage(from: decoder) {
+                    if let value = decoder.attemptCase(CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage.self) {
                         self = .chatMessage(value)
                         return
                     }
-                    if let value = try? EvalItem(from: decoder) {
+                    if let value = decoder.attemptCase(EvalItem.self) {
                         self = .evalItem(value)
                         return
                     }
@@ -1099,11 +1147,13 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 /// ChatMessage
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items/oneOf/0`.
-                public struct ChatMessage: Codable, Hashable, Sendable {
+                public struct ChatMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
                     /// The role of the message (e.g. "system", "assistant", "user").
                     public var role: Swift.String
                     /// The content of the message.
                     public var content: Swift.String
+                    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                    public private(set) var specDeviations = SpecDeviations()
 
                     /// Creates a new `ChatMessage`.
                     ///
@@ -1123,14 +1173,16 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                         case content
                     }
 
-                    /// Decodes `ChatMessage` from its JSON object; members it does not declare are ignored.
+                    /// Decodes `ChatMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+                    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                     ///
-                    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                    ///   of a member whose value does not fit its type.
+                    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                    ///   naming the coding path of a required member that is missing or of a member that does not fit.
                     public init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.role = try container.decode(Swift.String.self, forKey: .role)
-                        self.content = try container.decode(Swift.String.self, forKey: .content)
+                        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                        self.role = try reader.required(Swift.String.self, .role)
+                        self.content = try reader.required(Swift.String.self, .content)
+                        self.specDeviations = reader.finish()
                     }
 
                     /// Encodes this value as its JSON object, constants included.
@@ -1148,9 +1200,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// InputMessagesItemReference
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/1`.
-        public struct ItemReference: Codable, Hashable, Sendable {
+        public struct ItemReference: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A reference to a variable in the `item` namespace. Ie, "item.name"
             public var itemReference: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ItemReference`.
             ///
@@ -1165,14 +1219,16 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `ItemReference` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ItemReference` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("item_reference", forKey: .type)
-                self.itemReference = try container.decode(Swift.String.self, forKey: .itemReference)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("item_reference", .type, required: true)
+                self.itemReference = try reader.required(Swift.String.self, .itemReference)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1189,7 +1245,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
     /// The `sampling_params` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params`.
-    public struct SamplingParams: Codable, Hashable, Sendable {
+    public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
@@ -1218,6 +1274,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// - [Text inputs and outputs](/docs/guides/text)
         /// - [Structured Outputs](/docs/guides/structured-outputs)
         public var text: CreateEvalResponsesRunDataSource.SamplingParams.Text?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -1257,19 +1315,21 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             case text
         }
 
-        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-            self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-            self.maxCompletionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionTokens)
-            self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-            self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-            self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools)
-            self.text = try container.decodeIfPresent(CreateEvalResponsesRunDataSource.SamplingParams.Text.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+            self.temperature = try reader.optional(Swift.Double.self, .temperature)
+            self.maxCompletionTokens = try reader.optional(Swift.Int.self, .maxCompletionTokens)
+            self.topP = try reader.optional(Swift.Double.self, .topP)
+            self.seed = try reader.optional(Swift.Int.self, .seed)
+            self.tools = try reader.optional([Tool].self, .tools)
+            self.text = try reader.optional(CreateEvalResponsesRunDataSource.SamplingParams.Text.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1292,7 +1352,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
         /// - [Structured Outputs](/docs/guides/structured-outputs)
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params/properties/text`.
-        public struct Text: Codable, Hashable, Sendable {
+        public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// An object specifying the format that the model must output.
             ///
             /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
@@ -1307,6 +1367,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
             /// ensures the message the model generates is valid JSON. Using `json_schema`
             /// is preferred for models that support it.
             public var format: TextResponseFormatConfiguration?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Text`.
             ///
@@ -1320,13 +1382,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
                 case format
             }
 
-            /// Decodes `Text` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(TextResponseFormatConfiguration.self, forKey: .format)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(TextResponseFormatConfiguration.self, .format)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1344,7 +1408,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/source`.
-    public enum Source: Codable, Hashable, Sendable {
+    public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `file_content`
         case fileContent(EvalJsonlFileContentSource)
         /// type: `file_id`
@@ -1387,13 +1451,15 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable {
 /// CreateEvalRunRequest
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest`.
-public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
+public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the run.
     public var name: Swift.String?
     /// The `metadata` member.
     public var metadata: Metadata?
     /// Details about the run's data source.
     public var dataSource: CreateEvalRunRequest.DataSource
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalRunRequest`.
     ///
@@ -1417,15 +1483,17 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
         case dataSource = "data_source"
     }
 
-    /// Decodes `CreateEvalRunRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalRunRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.dataSource = try container.decode(CreateEvalRunRequest.DataSource.self, forKey: .dataSource)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.dataSource = try reader.required(CreateEvalRunRequest.DataSource.self, .dataSource)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1443,7 +1511,7 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest/properties/data_source`.
-    public enum DataSource: Codable, Hashable, Sendable {
+    public enum DataSource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval (type: `jsonl`)
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. (type: `completions`)
@@ -1488,9 +1556,11 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable {
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateEvalStoredCompletionsDataSourceConfig`.
-public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable {
+public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Metadata filters for the stored completions data source.
     public var metadata: [Swift.String: JSONValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateEvalStoredCompletionsDataSourceConfig`.
     ///
@@ -1505,14 +1575,16 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateEvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("stored_completions", forKey: .type)
-        self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("stored_completions", .type, required: true)
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1533,7 +1605,7 @@ public struct CreateEvalStoredCompletionsDataSourceConfig: Codable, Hashable, Se
 ///  - Check if o4-mini is better at my usecase than gpt-4o
 ///
 /// - Remark: Generated from `#/components/schemas/Eval`.
-public struct Eval: Codable, Hashable, Sendable {
+public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation.
     public var id: Swift.String
     /// The name of the evaluation.
@@ -1546,6 +1618,8 @@ public struct Eval: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Eval`.
     ///
@@ -1582,19 +1656,21 @@ public struct Eval: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Eval` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Eval` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("eval", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.dataSourceConfig = try container.decode(Eval.DataSourceConfig.self, forKey: .dataSourceConfig)
-        self.testingCriteria = try container.decodeIfPresent([Eval.TestingCriteriaItem].self, forKey: .testingCriteria) ?? []
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("eval", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.dataSourceConfig = try reader.required(Eval.DataSourceConfig.self, .dataSourceConfig)
+        self.testingCriteria = try reader.required([Eval.TestingCriteriaItem].self, .testingCriteria)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1616,7 +1692,7 @@ public struct Eval: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/data_source_config`.
-    public enum DataSourceConfig: Codable, Hashable, Sendable {
+    public enum DataSourceConfig: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces. (type: `custom`)
         case custom(EvalCustomDataSourceConfig)
         /// A LogsDataSourceConfig which specifies the metadata property of your logs query. (type: `logs`)
@@ -1660,7 +1736,7 @@ public struct Eval: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/testing_criteria/items`.
-    public enum TestingCriteriaItem: Codable, Hashable, Sendable {
+    public enum TestingCriteriaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `label_model`
         case labelModel(EvalGraderLabelModel)
         /// type: `string_check`
@@ -1713,11 +1789,13 @@ public struct Eval: Codable, Hashable, Sendable {
 /// An object representing an error response from the Eval API.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalApiError`.
-public struct EvalAPIError: Codable, Hashable, Sendable {
+public struct EvalAPIError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalAPIError`.
     ///
@@ -1737,14 +1815,16 @@ public struct EvalAPIError: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes `EvalAPIError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalAPIError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1763,10 +1843,12 @@ public struct EvalAPIError: Codable, Hashable, Sendable {
 /// - What data is required when creating a run
 ///
 /// - Remark: Generated from `#/components/schemas/EvalCustomDataSourceConfig`.
-public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable {
+public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: [Swift.String: JSONValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalCustomDataSourceConfig`.
     ///
@@ -1781,14 +1863,16 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalCustomDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalCustomDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.schema = try reader.required([Swift.String: JSONValue].self, .schema)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1804,7 +1888,7 @@ public struct EvalCustomDataSourceConfig: Codable, Hashable, Sendable {
 /// LabelModelGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderLabelModel`.
-public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
+public struct EvalGraderLabelModel: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -1815,6 +1899,8 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
     public var labels: [Swift.String]
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalGraderLabelModel`.
     ///
@@ -1847,18 +1933,20 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalGraderLabelModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderLabelModel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("label_model", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
-        self.labels = try container.decodeIfPresent([Swift.String].self, forKey: .labels) ?? []
-        self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("label_model", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.input = try reader.required([EvalItem].self, .input)
+        self.labels = try reader.required([Swift.String].self, .labels)
+        self.passingLabels = try reader.required([Swift.String].self, .passingLabels)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1878,7 +1966,7 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable {
 /// PythonGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderPython`.
-public struct EvalGraderPython: Codable, Hashable, Sendable {
+public struct EvalGraderPython: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The source code of the python script.
@@ -1887,6 +1975,8 @@ public struct EvalGraderPython: Codable, Hashable, Sendable {
     public var imageTag: Swift.String?
     /// The threshold for the score.
     public var passThreshold: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalGraderPython`.
     ///
@@ -1915,17 +2005,19 @@ public struct EvalGraderPython: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalGraderPython` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("python", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.source = try container.decode(Swift.String.self, forKey: .source)
-        self.imageTag = try container.decodeIfPresent(Swift.String.self, forKey: .imageTag)
-        self.passThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .passThreshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("python", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.source = try reader.required(Swift.String.self, .source)
+        self.imageTag = try reader.optional(Swift.String.self, .imageTag)
+        self.passThreshold = try reader.optional(Swift.Double.self, .passThreshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1944,7 +2036,7 @@ public struct EvalGraderPython: Codable, Hashable, Sendable {
 /// ScoreModelGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderScoreModel`.
-public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
+public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation.
@@ -1957,6 +2049,8 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
     public var range: [Swift.Double]?
     /// The threshold for the score.
     public var passThreshold: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalGraderScoreModel`.
     ///
@@ -1993,19 +2087,21 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalGraderScoreModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("score_model", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.samplingParams = try container.decodeIfPresent(EvalGraderScoreModel.SamplingParams.self, forKey: .samplingParams)
-        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
-        self.range = try container.decodeIfPresent([Swift.Double].self, forKey: .range)
-        self.passThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .passThreshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("score_model", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.samplingParams = try reader.optional(EvalGraderScoreModel.SamplingParams.self, .samplingParams)
+        self.input = try reader.required([EvalItem].self, .input)
+        self.range = try reader.optional([Swift.Double].self, .range)
+        self.passThreshold = try reader.optional(Swift.Double.self, .passThreshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2025,7 +2121,7 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
     /// The sampling parameters for the model.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
-    public struct SamplingParams: Codable, Hashable, Sendable {
+    public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `seed` member.
         public var seed: Swift.Int?
         /// The `top_p` member.
@@ -2036,6 +2132,8 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
         public var maxCompletionsTokens: Swift.Int?
         /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -2067,17 +2165,19 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
             case reasoningEffort = "reasoning_effort"
         }
 
-        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-            self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-            self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-            self.maxCompletionsTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionsTokens)
-            self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.seed = try reader.optional(Swift.Int.self, .seed)
+            self.topP = try reader.optional(Swift.Double.self, .topP)
+            self.temperature = try reader.optional(Swift.Double.self, .temperature)
+            self.maxCompletionsTokens = try reader.optional(Swift.Int.self, .maxCompletionsTokens)
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2097,7 +2197,7 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable {
 /// StringCheckGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderStringCheck`.
-public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
+public struct EvalGraderStringCheck: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The input text. This may include template strings.
@@ -2106,6 +2206,8 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
     public var reference: Swift.String
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     public var operation: EvalGraderStringCheck.Operation
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalGraderStringCheck`.
     ///
@@ -2134,17 +2236,19 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalGraderStringCheck` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("string_check", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.reference = try container.decode(Swift.String.self, forKey: .reference)
-        self.operation = try container.decode(EvalGraderStringCheck.Operation.self, forKey: .operation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("string_check", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.reference = try reader.required(Swift.String.self, .reference)
+        self.operation = try reader.required(EvalGraderStringCheck.Operation.self, .operation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2188,7 +2292,7 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable {
 /// TextSimilarityGrader
 ///
 /// - Remark: Generated from `#/components/schemas/EvalGraderTextSimilarity`.
-public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
+public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The text being graded.
@@ -2201,6 +2305,8 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
     public var evaluationMetric: EvalGraderTextSimilarity.EvaluationMetric
     /// The threshold for the score.
     public var passThreshold: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalGraderTextSimilarity`.
     ///
@@ -2233,18 +2339,20 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalGraderTextSimilarity` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalGraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text_similarity", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.reference = try container.decode(Swift.String.self, forKey: .reference)
-        self.evaluationMetric = try container.decode(EvalGraderTextSimilarity.EvaluationMetric.self, forKey: .evaluationMetric)
-        self.passThreshold = try container.decode(Swift.Double.self, forKey: .passThreshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text_similarity", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.reference = try reader.required(Swift.String.self, .reference)
+        self.evaluationMetric = try reader.required(EvalGraderTextSimilarity.EvaluationMetric.self, .evaluationMetric)
+        self.passThreshold = try reader.required(Swift.Double.self, .passThreshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2312,9 +2420,11 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable {
 /// EvalJsonlFileContentSource
 ///
 /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource`.
-public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
+public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The content of the jsonl file.
     public var content: [EvalJsonlFileContentSource.ContentItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalJsonlFileContentSource`.
     ///
@@ -2329,14 +2439,16 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalJsonlFileContentSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalJsonlFileContentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_content", forKey: .type)
-        self.content = try container.decodeIfPresent([EvalJsonlFileContentSource.ContentItem].self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_content", .type, required: true)
+        self.content = try reader.required([EvalJsonlFileContentSource.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2351,11 +2463,13 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource/properties/content/items`.
-    public struct ContentItem: Codable, Hashable, Sendable {
+    public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `item` member.
         public var item: [Swift.String: JSONValue]
         /// The `sample` member.
         public var sample: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ContentItem`.
         ///
@@ -2375,14 +2489,16 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
             case sample
         }
 
-        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.item = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .item) ?? [:]
-            self.sample = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .sample)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.item = try reader.required([Swift.String: JSONValue].self, .item)
+            self.sample = try reader.optional([Swift.String: JSONValue].self, .sample)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2399,9 +2515,11 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable {
 /// EvalJsonlFileIdSource
 ///
 /// - Remark: Generated from `#/components/schemas/EvalJsonlFileIdSource`.
-public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable {
+public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier of the file.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalJsonlFileIDSource`.
     ///
@@ -2416,14 +2534,16 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalJsonlFileIDSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalJsonlFileIDSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_id", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_id", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2439,7 +2559,7 @@ public struct EvalJsonlFileIDSource: Codable, Hashable, Sendable {
 /// An object representing a list of evals.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalList`.
-public struct EvalList: Codable, Hashable, Sendable, CursorPage {
+public struct EvalList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval objects.
     public var data: [Eval]
     /// The identifier of the first eval in the data array.
@@ -2448,6 +2568,8 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// Indicates whether there are more evals available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalList`.
     ///
@@ -2476,17 +2598,19 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `EvalList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Eval].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Eval].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2515,12 +2639,14 @@ public struct EvalList: Codable, Hashable, Sendable, CursorPage {
 /// `item` and `sample` are both defined when using this data source config.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalLogsDataSourceConfig`.
-public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
+public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: [Swift.String: JSONValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalLogsDataSourceConfig`.
     ///
@@ -2541,15 +2667,17 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalLogsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalLogsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.schema = try reader.required([Swift.String: JSONValue].self, .schema)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2566,7 +2694,7 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable {
 /// A EvalResponsesSource object describing a run data source configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalResponsesSource`.
-public struct EvalResponsesSource: Codable, Hashable, Sendable {
+public struct EvalResponsesSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: [Swift.String: JSONValue]?
     /// The `model` member.
@@ -2587,6 +2715,8 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable {
     public var users: [Swift.String]?
     /// The `tools` member.
     public var tools: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalResponsesSource`.
     ///
@@ -2639,23 +2769,25 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalResponsesSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalResponsesSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("responses", forKey: .type)
-        self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.instructionsSearch = try container.decodeIfPresent(Swift.String.self, forKey: .instructionsSearch)
-        self.createdAfter = try container.decodeIfPresent(Swift.Int.self, forKey: .createdAfter)
-        self.createdBefore = try container.decodeIfPresent(Swift.Int.self, forKey: .createdBefore)
-        self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self.users = try container.decodeIfPresent([Swift.String].self, forKey: .users)
-        self.tools = try container.decodeIfPresent([Swift.String].self, forKey: .tools)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("responses", .type, required: true)
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.instructionsSearch = try reader.optional(Swift.String.self, .instructionsSearch)
+        self.createdAfter = try reader.optional(Swift.Int.self, .createdAfter)
+        self.createdBefore = try reader.optional(Swift.Int.self, .createdBefore)
+        self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self.users = try reader.optional([Swift.String].self, .users)
+        self.tools = try reader.optional([Swift.String].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2680,7 +2812,7 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable {
 /// A schema representing an evaluation run.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRun`.
-public struct EvalRun: Codable, Hashable, Sendable {
+public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation run.
     public var id: Swift.String
     /// The identifier of the associated evaluation.
@@ -2707,6 +2839,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
     public var metadata: Metadata?
     /// An object representing an error response from the Eval API.
     public var error: EvalAPIError
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalRun`.
     ///
@@ -2771,26 +2905,28 @@ public struct EvalRun: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `EvalRun` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRun` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("eval.run", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.evalID = try container.decode(Swift.String.self, forKey: .evalID)
-        self.status = try container.decode(Swift.String.self, forKey: .status)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.reportURL = try container.decode(Swift.String.self, forKey: .reportURL)
-        self.resultCounts = try container.decode(EvalRun.ResultCounts.self, forKey: .resultCounts)
-        self.perModelUsage = try container.decodeIfPresent([EvalRun.PerModelUsageItem].self, forKey: .perModelUsage) ?? []
-        self.perTestingCriteriaResults = try container.decodeIfPresent([EvalRun.PerTestingCriteriaResult].self, forKey: .perTestingCriteriaResults) ?? []
-        self.dataSource = try container.decode(EvalRun.DataSource.self, forKey: .dataSource)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.error = try container.decode(EvalAPIError.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("eval.run", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.evalID = try reader.required(Swift.String.self, .evalID)
+        self.status = try reader.required(Swift.String.self, .status)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.reportURL = try reader.required(Swift.String.self, .reportURL)
+        self.resultCounts = try reader.required(EvalRun.ResultCounts.self, .resultCounts)
+        self.perModelUsage = try reader.required([EvalRun.PerModelUsageItem].self, .perModelUsage)
+        self.perTestingCriteriaResults = try reader.required([EvalRun.PerTestingCriteriaResult].self, .perTestingCriteriaResults)
+        self.dataSource = try reader.required(EvalRun.DataSource.self, .dataSource)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.error = try reader.required(EvalAPIError.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2817,7 +2953,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
     /// Counters summarizing the outcomes of the evaluation run.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/result_counts`.
-    public struct ResultCounts: Codable, Hashable, Sendable {
+    public struct ResultCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Total number of executed output items.
         public var total: Swift.Int
         /// Number of output items that resulted in an error.
@@ -2826,6 +2962,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
         public var failed: Swift.Int
         /// Number of output items that passed the evaluation.
         public var passed: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResultCounts`.
         ///
@@ -2853,16 +2991,18 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case passed
         }
 
-        /// Decodes `ResultCounts` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.total = try container.decode(Swift.Int.self, forKey: .total)
-            self.errored = try container.decode(Swift.Int.self, forKey: .errored)
-            self.failed = try container.decode(Swift.Int.self, forKey: .failed)
-            self.passed = try container.decode(Swift.Int.self, forKey: .passed)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.total = try reader.required(Swift.Int.self, .total)
+            self.errored = try reader.required(Swift.Int.self, .errored)
+            self.failed = try reader.required(Swift.Int.self, .failed)
+            self.passed = try reader.required(Swift.Int.self, .passed)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2880,7 +3020,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_model_usage/items`.
-    public struct PerModelUsageItem: Codable, Hashable, Sendable {
+    public struct PerModelUsageItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the model.
         public var modelName: Swift.String
         /// The number of invocations.
@@ -2893,6 +3033,8 @@ public struct EvalRun: Codable, Hashable, Sendable {
         public var totalTokens: Swift.Int
         /// The number of tokens retrieved from cache.
         public var cachedTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `PerModelUsageItem`.
         ///
@@ -2928,18 +3070,20 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case cachedTokens = "cached_tokens"
         }
 
-        /// Decodes `PerModelUsageItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `PerModelUsageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.modelName = try container.decode(Swift.String.self, forKey: .modelName)
-            self.invocationCount = try container.decode(Swift.Int.self, forKey: .invocationCount)
-            self.promptTokens = try container.decode(Swift.Int.self, forKey: .promptTokens)
-            self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
-            self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
-            self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.modelName = try reader.required(Swift.String.self, .modelName)
+            self.invocationCount = try reader.required(Swift.Int.self, .invocationCount)
+            self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
+            self.completionTokens = try reader.required(Swift.Int.self, .completionTokens)
+            self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+            self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2959,13 +3103,15 @@ public struct EvalRun: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_testing_criteria_results/items`.
-    public struct PerTestingCriteriaResult: Codable, Hashable, Sendable {
+    public struct PerTestingCriteriaResult: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A description of the testing criteria.
         public var testingCriteria: Swift.String
         /// Number of tests passed for this criteria.
         public var passed: Swift.Int
         /// Number of tests failed for this criteria.
         public var failed: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `PerTestingCriteriaResult`.
         ///
@@ -2989,15 +3135,17 @@ public struct EvalRun: Codable, Hashable, Sendable {
             case failed
         }
 
-        /// Decodes `PerTestingCriteriaResult` from its JSON object; members it does not declare are ignored.
+        /// Decodes `PerTestingCriteriaResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.testingCriteria = try container.decode(Swift.String.self, forKey: .testingCriteria)
-            self.passed = try container.decode(Swift.Int.self, forKey: .passed)
-            self.failed = try container.decode(Swift.Int.self, forKey: .failed)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.testingCriteria = try reader.required(Swift.String.self, .testingCriteria)
+            self.passed = try reader.required(Swift.Int.self, .passed)
+            self.failed = try reader.required(Swift.Int.self, .failed)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3016,7 +3164,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/data_source`.
-    public enum DataSource: Codable, Hashable, Sendable {
+    public enum DataSource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval (type: `jsonl`)
         case jsonl(CreateEvalJsonlRunDataSource)
         /// A CompletionsRunDataSource object describing a model sampling configuration. (type: `completions`)
@@ -3059,7 +3207,7 @@ public struct EvalRun: Codable, Hashable, Sendable {
 /// An object representing a list of runs for an evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunList`.
-public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
+public struct EvalRunList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval run objects.
     public var data: [EvalRun]
     /// The identifier of the first eval run in the data array.
@@ -3068,6 +3216,8 @@ public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// Indicates whether there are more evals available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalRunList`.
     ///
@@ -3096,17 +3246,19 @@ public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `EvalRunList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([EvalRun].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([EvalRun].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3132,7 +3284,7 @@ public struct EvalRunList: Codable, Hashable, Sendable, CursorPage {
 /// A schema representing an evaluation run output item.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem`.
-public struct EvalRunOutputItem: Codable, Hashable, Sendable {
+public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the evaluation run output item.
     public var id: Swift.String
     /// The identifier of the evaluation run associated with this output item.
@@ -3151,6 +3303,8 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
     public var results: [EvalRunOutputItemResult]
     /// A sample containing the input and output of the evaluation run.
     public var sample: EvalRunOutputItem.Sample
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalRunOutputItem`.
     ///
@@ -3199,22 +3353,24 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `EvalRunOutputItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunOutputItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("eval.run.output_item", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.runID = try container.decode(Swift.String.self, forKey: .runID)
-        self.evalID = try container.decode(Swift.String.self, forKey: .evalID)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.status = try container.decode(Swift.String.self, forKey: .status)
-        self.datasourceItemID = try container.decode(Swift.Int.self, forKey: .datasourceItemID)
-        self.datasourceItem = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .datasourceItem) ?? [:]
-        self.results = try container.decodeIfPresent([EvalRunOutputItemResult].self, forKey: .results) ?? []
-        self.sample = try container.decode(EvalRunOutputItem.Sample.self, forKey: .sample)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("eval.run.output_item", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.runID = try reader.required(Swift.String.self, .runID)
+        self.evalID = try reader.required(Swift.String.self, .evalID)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.status = try reader.required(Swift.String.self, .status)
+        self.datasourceItemID = try reader.required(Swift.Int.self, .datasourceItemID)
+        self.datasourceItem = try reader.required([Swift.String: JSONValue].self, .datasourceItem)
+        self.results = try reader.required([EvalRunOutputItemResult].self, .results)
+        self.sample = try reader.required(EvalRunOutputItem.Sample.self, .sample)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3237,7 +3393,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
     /// A sample containing the input and output of the evaluation run.
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample`.
-    public struct Sample: Codable, Hashable, Sendable {
+    public struct Sample: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// An array of input messages.
         public var input: [EvalRunOutputItem.Sample.InputItemValue]
         /// An array of output messages.
@@ -3258,6 +3414,8 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         public var topP: Swift.Double
         /// The seed used for generating the sample.
         public var seed: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Sample`.
         ///
@@ -3309,22 +3467,24 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             case seed
         }
 
-        /// Decodes `Sample` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Sample` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent([EvalRunOutputItem.Sample.InputItemValue].self, forKey: .input) ?? []
-            self.output = try container.decodeIfPresent([EvalRunOutputItem.Sample.OutputItemValue].self, forKey: .output) ?? []
-            self.finishReason = try container.decode(Swift.String.self, forKey: .finishReason)
-            self.model = try container.decode(Swift.String.self, forKey: .model)
-            self.usage = try container.decode(EvalRunOutputItem.Sample.Usage.self, forKey: .usage)
-            self.error = try container.decode(EvalAPIError.self, forKey: .error)
-            self.temperature = try container.decode(Swift.Double.self, forKey: .temperature)
-            self.maxCompletionTokens = try container.decode(Swift.Int.self, forKey: .maxCompletionTokens)
-            self.topP = try container.decode(Swift.Double.self, forKey: .topP)
-            self.seed = try container.decode(Swift.Int.self, forKey: .seed)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.required([EvalRunOutputItem.Sample.InputItemValue].self, .input)
+            self.output = try reader.required([EvalRunOutputItem.Sample.OutputItemValue].self, .output)
+            self.finishReason = try reader.required(Swift.String.self, .finishReason)
+            self.model = try reader.required(Swift.String.self, .model)
+            self.usage = try reader.required(EvalRunOutputItem.Sample.Usage.self, .usage)
+            self.error = try reader.required(EvalAPIError.self, .error)
+            self.temperature = try reader.required(Swift.Double.self, .temperature)
+            self.maxCompletionTokens = try reader.required(Swift.Int.self, .maxCompletionTokens)
+            self.topP = try reader.required(Swift.Double.self, .topP)
+            self.seed = try reader.required(Swift.Int.self, .seed)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3347,11 +3507,13 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         /// An input message.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/input/items`.
-        public struct InputItemValue: Codable, Hashable, Sendable {
+        public struct InputItemValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The role of the message sender (e.g., system, user, developer).
             public var role: Swift.String
             /// The content of the message.
             public var content: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `InputItemValue`.
             ///
@@ -3371,14 +3533,16 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case content
             }
 
-            /// Decodes `InputItemValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputItemValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.role = try container.decode(Swift.String.self, forKey: .role)
-                self.content = try container.decode(Swift.String.self, forKey: .content)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.role = try reader.required(Swift.String.self, .role)
+                self.content = try reader.required(Swift.String.self, .content)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3394,11 +3558,13 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         /// The `items` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/output/items`.
-        public struct OutputItemValue: Codable, Hashable, Sendable {
+        public struct OutputItemValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The role of the message (e.g. "system", "assistant", "user").
             public var role: Swift.String?
             /// The content of the message.
             public var content: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `OutputItemValue`.
             ///
@@ -3418,14 +3584,16 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case content
             }
 
-            /// Decodes `OutputItemValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputItemValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
-                self.content = try container.decodeIfPresent(Swift.String.self, forKey: .content)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.role = try reader.optional(Swift.String.self, .role)
+                self.content = try reader.optional(Swift.String.self, .content)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3441,7 +3609,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
         /// Token usage details for the sample.
         ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/usage`.
-        public struct Usage: Codable, Hashable, Sendable {
+        public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The total number of tokens used.
             public var totalTokens: Swift.Int
             /// The number of completion tokens generated.
@@ -3450,6 +3618,8 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
             public var promptTokens: Swift.Int
             /// The number of tokens retrieved from cache.
             public var cachedTokens: Swift.Int
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Usage`.
             ///
@@ -3477,16 +3647,18 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
                 case cachedTokens = "cached_tokens"
             }
 
-            /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
-                self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
-                self.promptTokens = try container.decode(Swift.Int.self, forKey: .promptTokens)
-                self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+                self.completionTokens = try reader.required(Swift.Int.self, .completionTokens)
+                self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
+                self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3506,7 +3678,7 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable {
 /// An object representing a list of output items for an evaluation run.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItemList`.
-public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
+public struct EvalRunOutputItemList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// An array of eval run output item objects.
     public var data: [EvalRunOutputItem]
     /// The identifier of the first eval run output item in the data array.
@@ -3515,6 +3687,8 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// Indicates whether there are more eval run output items available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalRunOutputItemList`.
     ///
@@ -3543,17 +3717,19 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `EvalRunOutputItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunOutputItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([EvalRunOutputItem].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([EvalRunOutputItem].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3579,7 +3755,7 @@ public struct EvalRunOutputItemList: Codable, Hashable, Sendable, CursorPage {
 /// A single grader result for an evaluation run output item.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalRunOutputItemResult`.
-public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
+public struct EvalRunOutputItemResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The grader type (for example, "string-check-grader").
@@ -3590,6 +3766,8 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
     public var passed: Swift.Bool
     /// Optional sample or intermediate data produced by the grader.
     public var sample: [Swift.String: JSONValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalRunOutputItemResult`.
     ///
@@ -3621,17 +3799,19 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
         case sample
     }
 
-    /// Decodes `EvalRunOutputItemResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalRunOutputItemResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-        self.score = try container.decode(Swift.Double.self, forKey: .score)
-        self.passed = try container.decode(Swift.Bool.self, forKey: .passed)
-        self.sample = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .sample)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.type = try reader.optional(Swift.String.self, .type)
+        self.score = try reader.required(Swift.Double.self, .score)
+        self.passed = try reader.required(Swift.Bool.self, .passed)
+        self.sample = try reader.optional([Swift.String: JSONValue].self, .sample)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3652,12 +3832,14 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable {
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsDataSourceConfig`.
-public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable {
+public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: [Swift.String: JSONValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalStoredCompletionsDataSourceConfig`.
     ///
@@ -3678,15 +3860,17 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `EvalStoredCompletionsDataSourceConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalStoredCompletionsDataSourceConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("stored_completions", forKey: .type)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.schema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .schema) ?? [:]
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("stored_completions", .type, required: true)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.schema = try reader.required([Swift.String: JSONValue].self, .schema)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3703,7 +3887,7 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
 /// A StoredCompletionsRunDataSource configuration describing a set of filters
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsSource`.
-public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable {
+public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// The `model` member.
@@ -3714,6 +3898,8 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable {
     public var createdBefore: Swift.Int?
     /// The `limit` member.
     public var limit: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalStoredCompletionsSource`.
     ///
@@ -3746,18 +3932,20 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalStoredCompletionsSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalStoredCompletionsSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("stored_completions", forKey: .type)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.createdAfter = try container.decodeIfPresent(Swift.Int.self, forKey: .createdAfter)
-        self.createdBefore = try container.decodeIfPresent(Swift.Int.self, forKey: .createdBefore)
-        self.limit = try container.decodeIfPresent(Swift.Int.self, forKey: .limit)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("stored_completions", .type, required: true)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.createdAfter = try reader.optional(Swift.Int.self, .createdAfter)
+        self.createdBefore = try reader.optional(Swift.Int.self, .createdBefore)
+        self.limit = try reader.optional(Swift.Int.self, .limit)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// The `CreateFileRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateFileRequest`.
-public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The File object (not file name) to be uploaded.
     ///
     /// Raw bytes.
@@ -21,6 +21,8 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
     public var purpose: CreateFileRequest.Purpose
     /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
     public var expiresAfter: FileExpirationAfter?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateFileRequest`.
     ///
@@ -44,15 +46,17 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
         case expiresAfter = "expires_after"
     }
 
-    /// Decodes `CreateFileRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.file = try container.decode(FileUpload.self, forKey: .file)
-        self.purpose = try container.decode(CreateFileRequest.Purpose.self, forKey: .purpose)
-        self.expiresAfter = try container.decodeIfPresent(FileExpirationAfter.self, forKey: .expiresAfter)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.file = try reader.required(FileUpload.self, .file)
+        self.purpose = try reader.required(CreateFileRequest.Purpose.self, .purpose)
+        self.expiresAfter = try reader.optional(FileExpirationAfter.self, .expiresAfter)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -112,11 +116,13 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, MultipartFormEncod
 /// The `DeleteFileResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteFileResponse`.
-public struct DeleteFileResponse: Codable, Hashable, Sendable {
+public struct DeleteFileResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteFileResponse`.
     ///
@@ -137,15 +143,17 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteFileResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -162,7 +170,7 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable {
 /// The `ListFilesResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListFilesResponse`.
-public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListFilesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -173,6 +181,8 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFilesResponse`.
     ///
@@ -204,17 +214,19 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes `ListFilesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([OpenAIFile].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([OpenAIFile].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

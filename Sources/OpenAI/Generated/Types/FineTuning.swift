@@ -6,9 +6,11 @@ import Foundation
 /// The `CreateFineTuningCheckpointPermissionRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningCheckpointPermissionRequest`.
-public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Sendable {
+public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The project identifiers to grant access to.
     public var projectIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateFineTuningCheckpointPermissionRequest`.
     ///
@@ -22,13 +24,15 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
         case projectIDs = "project_ids"
     }
 
-    /// Decodes `CreateFineTuningCheckpointPermissionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateFineTuningCheckpointPermissionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.projectIDs = try container.decodeIfPresent([Swift.String].self, forKey: .projectIDs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.projectIDs = try reader.required([Swift.String].self, .projectIDs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -43,7 +47,7 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
 /// The `CreateFineTuningJobRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest`.
-public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
+public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the model to fine-tune. You can select one of the
     /// [supported models](/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
     public var model: CreateFineTuningJobRequest.ModelValue
@@ -89,6 +93,8 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
     public var method: FineTuneMethod?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateFineTuningJobRequest`.
     ///
@@ -136,21 +142,23 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `CreateFineTuningJobRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateFineTuningJobRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(CreateFineTuningJobRequest.ModelValue.self, forKey: .model)
-        self.trainingFile = try container.decode(Swift.String.self, forKey: .trainingFile)
-        self._hyperparameters = try container.decodeIfPresent(CreateFineTuningJobRequest.Hyperparameters.self, forKey: .hyperparameters)
-        self.suffix = try container.decodeIfPresent(Swift.String.self, forKey: .suffix)
-        self.validationFile = try container.decodeIfPresent(Swift.String.self, forKey: .validationFile)
-        self.integrations = try container.decodeIfPresent([CreateFineTuningJobRequest.Integration].self, forKey: .integrations)
-        self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-        self.method = try container.decodeIfPresent(FineTuneMethod.self, forKey: .method)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(CreateFineTuningJobRequest.ModelValue.self, .model)
+        self.trainingFile = try reader.required(Swift.String.self, .trainingFile)
+        self._hyperparameters = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.self, .hyperparameters)
+        self.suffix = try reader.optional(Swift.String.self, .suffix)
+        self.validationFile = try reader.optional(Swift.String.self, .validationFile)
+        self.integrations = try reader.optional([CreateFineTuningJobRequest.Integration].self, .integrations)
+        self.seed = try reader.optional(Swift.Int.self, .seed)
+        self.method = try reader.optional(FineTuneMethod.self, .method)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -201,7 +209,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters`.
-    public struct Hyperparameters: Codable, Hashable, Sendable {
+    public struct Hyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Number of examples in each batch. A larger batch size means that model parameters
         /// are updated less frequently, but with lower variance.
         public var batchSize: CreateFineTuningJobRequest.Hyperparameters.BatchSize?
@@ -211,6 +219,8 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// The number of epochs to train the model for. An epoch refers to one full cycle
         /// through the training dataset.
         public var nEpochs: CreateFineTuningJobRequest.Hyperparameters.NEpochs?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Hyperparameters`.
         ///
@@ -234,15 +244,17 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             case nEpochs = "n_epochs"
         }
 
-        /// Decodes `Hyperparameters` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Hyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.batchSize = try container.decodeIfPresent(CreateFineTuningJobRequest.Hyperparameters.BatchSize.self, forKey: .batchSize)
-            self.learningRateMultiplier = try container.decodeIfPresent(CreateFineTuningJobRequest.Hyperparameters.LearningRateMultiplier.self, forKey: .learningRateMultiplier)
-            self.nEpochs = try container.decodeIfPresent(CreateFineTuningJobRequest.Hyperparameters.NEpochs.self, forKey: .nEpochs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.batchSize = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.BatchSize.self, .batchSize)
+            self.learningRateMultiplier = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
+            self.nEpochs = try reader.optional(CreateFineTuningJobRequest.Hyperparameters.NEpochs.self, .nEpochs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -261,7 +273,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/batch_size`.
-        public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -274,11 +286,11 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Int(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Int.self) {
                     self = .integer(value)
                     return
                 }
@@ -303,7 +315,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -316,11 +328,11 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Double(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Double.self) {
                     self = .number(value)
                     return
                 }
@@ -345,7 +357,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/hyperparameters/properties/n_epochs`.
-        public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -358,11 +370,11 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Int(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Int.self) {
                     self = .integer(value)
                     return
                 }
@@ -385,11 +397,13 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/integrations/items`.
-    public struct Integration: Codable, Hashable, Sendable {
+    public struct Integration: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The settings for your integration with Weights and Biases. This payload specifies the project that
         /// metrics will be sent to. Optionally, you can set an explicit display name for your run, add tags
         /// to your run, and set a default entity (team, username, etc) to be associated with your run.
         public var wandb: CreateFineTuningJobRequest.Integration.Wandb
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Integration`.
         ///
@@ -404,14 +418,16 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `Integration` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Integration` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("wandb", forKey: .type)
-            self.wandb = try container.decode(CreateFineTuningJobRequest.Integration.Wandb.self, forKey: .wandb)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("wandb", .type, required: true)
+            self.wandb = try reader.required(CreateFineTuningJobRequest.Integration.Wandb.self, .wandb)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -428,7 +444,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
         /// to your run, and set a default entity (team, username, etc) to be associated with your run.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/integrations/items/properties/wandb`.
-        public struct Wandb: Codable, Hashable, Sendable {
+        public struct Wandb: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The name of the project that the new run will be created under.
             public var project: Swift.String
             /// A display name to set for the run. If not set, we will use the Job ID as the name.
@@ -439,6 +455,8 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
             /// A list of tags to be attached to the newly created run. These tags are passed through directly to WandB. Some
             /// default tags are generated by OpenAI: "openai/finetune", "openai/{base-model}", "openai/{ftjob-abcdef}".
             public var tags: [Swift.String]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Wandb`.
             ///
@@ -466,16 +484,18 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
                 case tags
             }
 
-            /// Decodes `Wandb` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Wandb` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.project = try container.decode(Swift.String.self, forKey: .project)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-                self.entity = try container.decodeIfPresent(Swift.String.self, forKey: .entity)
-                self.tags = try container.decodeIfPresent([Swift.String].self, forKey: .tags)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.project = try reader.required(Swift.String.self, .project)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.entity = try reader.optional(Swift.String.self, .entity)
+                self.tags = try reader.optional([Swift.String].self, .tags)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -495,11 +515,13 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable {
 /// The `DeleteFineTuningCheckpointPermissionResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteFineTuningCheckpointPermissionResponse`.
-public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable {
+public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the fine-tuned model checkpoint permission that was deleted.
     public var id: Swift.String
     /// Whether the fine-tuned model checkpoint permission was successfully deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteFineTuningCheckpointPermissionResponse`.
     ///
@@ -520,15 +542,17 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
         case object
     }
 
-    /// Decodes `DeleteFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("checkpoint.permission", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("checkpoint.permission", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -545,7 +569,7 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
 /// The `FineTuneChatCompletionRequestAssistantMessage` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneChatCompletionRequestAssistantMessage`.
-public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable {
+public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Controls whether the assistant message is trained against (0 or 1)
     public var weight: Swift.Int?
     /// The `content` member.
@@ -560,6 +584,8 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     public var toolCalls: ChatCompletionMessageToolCalls?
     /// The `function_call` member.
     public var functionCall: FineTuneChatCompletionRequestAssistantMessage.FunctionCall?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneChatCompletionRequestAssistantMessage`.
     ///
@@ -600,20 +626,22 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         case role
     }
 
-    /// Decodes `FineTuneChatCompletionRequestAssistantMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneChatCompletionRequestAssistantMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("assistant", forKey: .role)
-        self.weight = try container.decodeIfPresent(Swift.Int.self, forKey: .weight)
-        self.content = try container.decodeIfPresent(FineTuneChatCompletionRequestAssistantMessage.ContentValue.self, forKey: .content)
-        self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.audio = try container.decodeIfPresent(FineTuneChatCompletionRequestAssistantMessage.Audio.self, forKey: .audio)
-        self.toolCalls = try container.decodeIfPresent(ChatCompletionMessageToolCalls.self, forKey: .toolCalls)
-        self.functionCall = try container.decodeIfPresent(FineTuneChatCompletionRequestAssistantMessage.FunctionCall.self, forKey: .functionCall)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("assistant", .role, required: true)
+        self.weight = try reader.optional(Swift.Int.self, .weight)
+        self.content = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.ContentValue.self, .content)
+        self.refusal = try reader.optional(Swift.String.self, .refusal)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.audio = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.Audio.self, .audio)
+        self.toolCalls = try reader.optional(ChatCompletionMessageToolCalls.self, .toolCalls)
+        self.functionCall = try reader.optional(FineTuneChatCompletionRequestAssistantMessage.FunctionCall.self, .functionCall)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -636,7 +664,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/content/anyOf/0`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
         /// An array of content parts with a defined type. Can be one or more of type `text`, or exactly one of type `refusal`.
@@ -651,11 +679,11 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [ChatCompletionRequestAssistantMessageContentPart](from: decoder) {
+            if let value = decoder.attemptCase([ChatCompletionRequestAssistantMessageContentPart].self) {
                 self = .arrayOfContentParts(value)
                 return
             }
@@ -678,9 +706,11 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     /// [Learn more](/docs/guides/audio).
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/audio/anyOf/0`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Unique identifier for a previous audio response from the model.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -694,13 +724,15 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             case id
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -717,11 +749,13 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     /// - Important: Deprecated in the OpenAI API.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/function_call/anyOf/0`.
-    public struct FunctionCall: Codable, Hashable, Sendable {
+    public struct FunctionCall: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
         public var arguments: Swift.String
         /// The name of the function to call.
         public var name: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FunctionCall`.
         ///
@@ -741,14 +775,16 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
             case name
         }
 
-        /// Decodes `FunctionCall` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -765,7 +801,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
 /// The hyperparameters used for the DPO fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters`.
-public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
+public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
     public var beta: FineTuneDpoHyperparameters.Beta?
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
@@ -774,6 +810,8 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     public var learningRateMultiplier: FineTuneDpoHyperparameters.LearningRateMultiplier?
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
     public var nEpochs: FineTuneDpoHyperparameters.NEpochs?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneDpoHyperparameters`.
     ///
@@ -801,16 +839,18 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         case nEpochs = "n_epochs"
     }
 
-    /// Decodes `FineTuneDpoHyperparameters` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneDpoHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.beta = try container.decodeIfPresent(FineTuneDpoHyperparameters.Beta.self, forKey: .beta)
-        self.batchSize = try container.decodeIfPresent(FineTuneDpoHyperparameters.BatchSize.self, forKey: .batchSize)
-        self.learningRateMultiplier = try container.decodeIfPresent(FineTuneDpoHyperparameters.LearningRateMultiplier.self, forKey: .learningRateMultiplier)
-        self.nEpochs = try container.decodeIfPresent(FineTuneDpoHyperparameters.NEpochs.self, forKey: .nEpochs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.beta = try reader.optional(FineTuneDpoHyperparameters.Beta.self, .beta)
+        self.batchSize = try reader.optional(FineTuneDpoHyperparameters.BatchSize.self, .batchSize)
+        self.learningRateMultiplier = try reader.optional(FineTuneDpoHyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
+        self.nEpochs = try reader.optional(FineTuneDpoHyperparameters.NEpochs.self, .nEpochs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -829,7 +869,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/beta`.
-    public enum Beta: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Beta: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -842,11 +882,11 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
@@ -870,7 +910,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -883,11 +923,11 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -911,7 +951,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -924,11 +964,11 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
@@ -952,7 +992,7 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneDPOHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -965,11 +1005,11 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -992,9 +1032,11 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable {
 /// Configuration for the DPO fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneDPOMethod`.
-public struct FineTuneDpoMethod: Codable, Hashable, Sendable {
+public struct FineTuneDpoMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The hyperparameters used for the DPO fine-tuning job.
     public var hyperparameters: FineTuneDpoHyperparameters?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneDpoMethod`.
     ///
@@ -1008,13 +1050,15 @@ public struct FineTuneDpoMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
-    /// Decodes `FineTuneDpoMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneDpoMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.hyperparameters = try container.decodeIfPresent(FineTuneDpoHyperparameters.self, forKey: .hyperparameters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.hyperparameters = try reader.optional(FineTuneDpoHyperparameters.self, .hyperparameters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1029,7 +1073,7 @@ public struct FineTuneDpoMethod: Codable, Hashable, Sendable {
 /// The method used for fine-tuning.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneMethod`.
-public struct FineTuneMethod: Codable, Hashable, Sendable {
+public struct FineTuneMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
     public var type: FineTuneMethod.TypeValue
     /// Configuration for the supervised fine-tuning method.
@@ -1038,6 +1082,8 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
     public var dpo: FineTuneDpoMethod?
     /// Configuration for the reinforcement fine-tuning method.
     public var reinforcement: FineTuneReinforcementMethod?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneMethod`.
     ///
@@ -1065,16 +1111,18 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
         case reinforcement
     }
 
-    /// Decodes `FineTuneMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(FineTuneMethod.TypeValue.self, forKey: .type)
-        self.supervised = try container.decodeIfPresent(FineTuneSupervisedMethod.self, forKey: .supervised)
-        self.dpo = try container.decodeIfPresent(FineTuneDpoMethod.self, forKey: .dpo)
-        self.reinforcement = try container.decodeIfPresent(FineTuneReinforcementMethod.self, forKey: .reinforcement)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(FineTuneMethod.TypeValue.self, .type)
+        self.supervised = try reader.optional(FineTuneSupervisedMethod.self, .supervised)
+        self.dpo = try reader.optional(FineTuneDpoMethod.self, .dpo)
+        self.reinforcement = try reader.optional(FineTuneReinforcementMethod.self, .reinforcement)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1114,7 +1162,7 @@ public struct FineTuneMethod: Codable, Hashable, Sendable {
 /// The hyperparameters used for the reinforcement fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters`.
-public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable {
+public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     public var batchSize: FineTuneReinforcementHyperparameters.BatchSize?
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
@@ -1129,6 +1177,8 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     public var evalInterval: FineTuneReinforcementHyperparameters.EvalInterval?
     /// Number of evaluation samples to generate per training step.
     public var evalSamples: FineTuneReinforcementHyperparameters.EvalSamples?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneReinforcementHyperparameters`.
     ///
@@ -1168,19 +1218,21 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         case evalSamples = "eval_samples"
     }
 
-    /// Decodes `FineTuneReinforcementHyperparameters` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneReinforcementHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.batchSize = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.BatchSize.self, forKey: .batchSize)
-        self.learningRateMultiplier = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.LearningRateMultiplier.self, forKey: .learningRateMultiplier)
-        self.nEpochs = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.NEpochs.self, forKey: .nEpochs)
-        self.reasoningEffort = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.ReasoningEffortValue.self, forKey: .reasoningEffort)
-        self.computeMultiplier = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.ComputeMultiplier.self, forKey: .computeMultiplier)
-        self.evalInterval = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.EvalInterval.self, forKey: .evalInterval)
-        self.evalSamples = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.EvalSamples.self, forKey: .evalSamples)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.batchSize = try reader.optional(FineTuneReinforcementHyperparameters.BatchSize.self, .batchSize)
+        self.learningRateMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
+        self.nEpochs = try reader.optional(FineTuneReinforcementHyperparameters.NEpochs.self, .nEpochs)
+        self.reasoningEffort = try reader.optional(FineTuneReinforcementHyperparameters.ReasoningEffortValue.self, .reasoningEffort)
+        self.computeMultiplier = try reader.optional(FineTuneReinforcementHyperparameters.ComputeMultiplier.self, .computeMultiplier)
+        self.evalInterval = try reader.optional(FineTuneReinforcementHyperparameters.EvalInterval.self, .evalInterval)
+        self.evalSamples = try reader.optional(FineTuneReinforcementHyperparameters.EvalSamples.self, .evalSamples)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1202,7 +1254,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1215,11 +1267,11 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -1243,7 +1295,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1256,11 +1308,11 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
@@ -1284,7 +1336,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1297,11 +1349,11 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -1350,7 +1402,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/compute_multiplier`.
-    public enum ComputeMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ComputeMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1363,11 +1415,11 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
@@ -1391,7 +1443,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_interval`.
-    public enum EvalInterval: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum EvalInterval: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1404,11 +1456,11 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -1432,7 +1484,7 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementHyperparameters/properties/eval_samples`.
-    public enum EvalSamples: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum EvalSamples: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1445,11 +1497,11 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -1472,11 +1524,13 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable 
 /// Configuration for the reinforcement fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod`.
-public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
+public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: FineTuneReinforcementMethod.Grader
     /// The hyperparameters used for the reinforcement fine-tuning job.
     public var hyperparameters: FineTuneReinforcementHyperparameters?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneReinforcementMethod`.
     ///
@@ -1496,14 +1550,16 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
-    /// Decodes `FineTuneReinforcementMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneReinforcementMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.grader = try container.decode(FineTuneReinforcementMethod.Grader.self, forKey: .grader)
-        self.hyperparameters = try container.decodeIfPresent(FineTuneReinforcementHyperparameters.self, forKey: .hyperparameters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.grader = try reader.required(FineTuneReinforcementMethod.Grader.self, .grader)
+        self.hyperparameters = try reader.optional(FineTuneReinforcementHyperparameters.self, .hyperparameters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1520,7 +1576,7 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable {
+    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
@@ -1573,13 +1629,15 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable {
 /// The hyperparameters used for the fine-tuning job.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters`.
-public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
+public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
     public var batchSize: FineTuneSupervisedHyperparameters.BatchSize?
     /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
     public var learningRateMultiplier: FineTuneSupervisedHyperparameters.LearningRateMultiplier?
     /// The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
     public var nEpochs: FineTuneSupervisedHyperparameters.NEpochs?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneSupervisedHyperparameters`.
     ///
@@ -1603,15 +1661,17 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         case nEpochs = "n_epochs"
     }
 
-    /// Decodes `FineTuneSupervisedHyperparameters` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneSupervisedHyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.batchSize = try container.decodeIfPresent(FineTuneSupervisedHyperparameters.BatchSize.self, forKey: .batchSize)
-        self.learningRateMultiplier = try container.decodeIfPresent(FineTuneSupervisedHyperparameters.LearningRateMultiplier.self, forKey: .learningRateMultiplier)
-        self.nEpochs = try container.decodeIfPresent(FineTuneSupervisedHyperparameters.NEpochs.self, forKey: .nEpochs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.batchSize = try reader.optional(FineTuneSupervisedHyperparameters.BatchSize.self, .batchSize)
+        self.learningRateMultiplier = try reader.optional(FineTuneSupervisedHyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
+        self.nEpochs = try reader.optional(FineTuneSupervisedHyperparameters.NEpochs.self, .nEpochs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1629,7 +1689,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/batch_size`.
-    public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1642,11 +1702,11 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -1670,7 +1730,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/learning_rate_multiplier`.
-    public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1683,11 +1743,11 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
@@ -1711,7 +1771,7 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedHyperparameters/properties/n_epochs`.
-    public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1724,11 +1784,11 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
@@ -1751,9 +1811,11 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable {
 /// Configuration for the supervised fine-tuning method.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuneSupervisedMethod`.
-public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable {
+public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The hyperparameters used for the fine-tuning job.
     public var hyperparameters: FineTuneSupervisedHyperparameters?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuneSupervisedMethod`.
     ///
@@ -1767,13 +1829,15 @@ public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable {
         case hyperparameters
     }
 
-    /// Decodes `FineTuneSupervisedMethod` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuneSupervisedMethod` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.hyperparameters = try container.decodeIfPresent(FineTuneSupervisedHyperparameters.self, forKey: .hyperparameters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.hyperparameters = try reader.optional(FineTuneSupervisedHyperparameters.self, .hyperparameters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1788,13 +1852,15 @@ public struct FineTuneSupervisedMethod: Codable, Hashable, Sendable {
 /// The `checkpoint.permission` object represents a permission for a fine-tuned model checkpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningCheckpointPermission`.
-public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable {
+public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The permission identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the permission was created.
     public var createdAt: Swift.Int
     /// The project identifier that the permission is for.
     public var projectID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuningCheckpointPermission`.
     ///
@@ -1819,16 +1885,18 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `FineTuningCheckpointPermission` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningCheckpointPermission` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("checkpoint.permission", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.projectID = try container.decode(Swift.String.self, forKey: .projectID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("checkpoint.permission", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.projectID = try reader.required(Swift.String.self, .projectID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1846,11 +1914,13 @@ public struct FineTuningCheckpointPermission: Codable, Hashable, Sendable {
 /// Fine-Tuning Job Integration
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningIntegration`.
-public struct FineTuningIntegration: Codable, Hashable, Sendable {
+public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The settings for your integration with Weights and Biases. This payload specifies the project that
     /// metrics will be sent to. Optionally, you can set an explicit display name for your run, add tags
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
     public var wandb: FineTuningIntegration.Wandb
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuningIntegration`.
     ///
@@ -1865,14 +1935,16 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FineTuningIntegration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningIntegration` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("wandb", forKey: .type)
-        self.wandb = try container.decode(FineTuningIntegration.Wandb.self, forKey: .wandb)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("wandb", .type, required: true)
+        self.wandb = try reader.required(FineTuningIntegration.Wandb.self, .wandb)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1889,7 +1961,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
     /// to your run, and set a default entity (team, username, etc) to be associated with your run.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningIntegration/properties/wandb`.
-    public struct Wandb: Codable, Hashable, Sendable {
+    public struct Wandb: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the project that the new run will be created under.
         public var project: Swift.String
         /// The `name` member.
@@ -1899,6 +1971,8 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
         /// A list of tags to be attached to the newly created run. These tags are passed through directly to WandB. Some
         /// default tags are generated by OpenAI: "openai/finetune", "openai/{base-model}", "openai/{ftjob-abcdef}".
         public var tags: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Wandb`.
         ///
@@ -1926,16 +2000,18 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
             case tags
         }
 
-        /// Decodes `Wandb` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Wandb` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.project = try container.decode(Swift.String.self, forKey: .project)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.entity = try container.decodeIfPresent(Swift.String.self, forKey: .entity)
-            self.tags = try container.decodeIfPresent([Swift.String].self, forKey: .tags)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.project = try reader.required(Swift.String.self, .project)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.entity = try reader.optional(Swift.String.self, .entity)
+            self.tags = try reader.optional([Swift.String].self, .tags)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1954,7 +2030,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable {
 /// The `fine_tuning.job` object represents a fine-tuning job that has been created through the API.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJob`.
-public struct FineTuningJob: Codable, Hashable, Sendable {
+public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The object identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
@@ -1991,6 +2067,8 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     public var method: FineTuneMethod?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuningJob`.
     ///
@@ -2075,31 +2153,33 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `FineTuningJob` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningJob` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("fine_tuning.job", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.error = try container.decodeIfPresent(FineTuningJob.ErrorValue.self, forKey: .error)
-        self.fineTunedModel = try container.decodeIfPresent(Swift.String.self, forKey: .fineTunedModel)
-        self.finishedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .finishedAt)
-        self.hyperparameters = try container.decode(FineTuningJob.Hyperparameters.self, forKey: .hyperparameters)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.organizationID = try container.decode(Swift.String.self, forKey: .organizationID)
-        self.resultFiles = try container.decodeIfPresent([Swift.String].self, forKey: .resultFiles) ?? []
-        self.status = try container.decode(FineTuningJob.Status.self, forKey: .status)
-        self.trainedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .trainedTokens)
-        self.trainingFile = try container.decode(Swift.String.self, forKey: .trainingFile)
-        self.validationFile = try container.decodeIfPresent(Swift.String.self, forKey: .validationFile)
-        self.integrations = try container.decodeIfPresent([FineTuningIntegration].self, forKey: .integrations)
-        self.seed = try container.decode(Swift.Int.self, forKey: .seed)
-        self.estimatedFinish = try container.decodeIfPresent(Swift.Int.self, forKey: .estimatedFinish)
-        self.method = try container.decodeIfPresent(FineTuneMethod.self, forKey: .method)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("fine_tuning.job", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.error = try reader.optional(FineTuningJob.ErrorValue.self, .error)
+        self.fineTunedModel = try reader.optional(Swift.String.self, .fineTunedModel)
+        self.finishedAt = try reader.optional(Swift.Int.self, .finishedAt)
+        self.hyperparameters = try reader.required(FineTuningJob.Hyperparameters.self, .hyperparameters)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.organizationID = try reader.required(Swift.String.self, .organizationID)
+        self.resultFiles = try reader.required([Swift.String].self, .resultFiles)
+        self.status = try reader.required(FineTuningJob.Status.self, .status)
+        self.trainedTokens = try reader.optional(Swift.Int.self, .trainedTokens)
+        self.trainingFile = try reader.required(Swift.String.self, .trainingFile)
+        self.validationFile = try reader.optional(Swift.String.self, .validationFile)
+        self.integrations = try reader.optional([FineTuningIntegration].self, .integrations)
+        self.seed = try reader.required(Swift.Int.self, .seed)
+        self.estimatedFinish = try reader.optional(Swift.Int.self, .estimatedFinish)
+        self.method = try reader.optional(FineTuneMethod.self, .method)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2131,13 +2211,15 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     /// For fine-tuning jobs that have `failed`, this will contain more information on the cause of the failure.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/error/anyOf/0`.
-    public struct ErrorValue: Codable, Hashable, Sendable {
+    public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A machine-readable error code.
         public var code: Swift.String?
         /// A human-readable error message.
         public var message: Swift.String?
         /// The `param` member.
         public var param: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -2161,15 +2243,17 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             case param
         }
 
-        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-            self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-            self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.code = try reader.optional(Swift.String.self, .code)
+            self.message = try reader.optional(Swift.String.self, .message)
+            self.param = try reader.optional(Swift.String.self, .param)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2186,7 +2270,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
     /// The hyperparameters used for the fine-tuning job. This value will only be returned when running `supervised` jobs.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters`.
-    public struct Hyperparameters: Codable, Hashable, Sendable {
+    public struct Hyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `batch_size` member.
         public var batchSize: FineTuningJob.Hyperparameters.BatchSize?
         /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
@@ -2195,6 +2279,8 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// The number of epochs to train the model for. An epoch refers to one full cycle
         /// through the training dataset.
         public var nEpochs: FineTuningJob.Hyperparameters.NEpochs?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Hyperparameters`.
         ///
@@ -2218,15 +2304,17 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             case nEpochs = "n_epochs"
         }
 
-        /// Decodes `Hyperparameters` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Hyperparameters` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.batchSize = try container.decodeIfPresent(FineTuningJob.Hyperparameters.BatchSize.self, forKey: .batchSize)
-            self.learningRateMultiplier = try container.decodeIfPresent(FineTuningJob.Hyperparameters.LearningRateMultiplier.self, forKey: .learningRateMultiplier)
-            self.nEpochs = try container.decodeIfPresent(FineTuningJob.Hyperparameters.NEpochs.self, forKey: .nEpochs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.batchSize = try reader.optional(FineTuningJob.Hyperparameters.BatchSize.self, .batchSize)
+            self.learningRateMultiplier = try reader.optional(FineTuningJob.Hyperparameters.LearningRateMultiplier.self, .learningRateMultiplier)
+            self.nEpochs = try reader.optional(FineTuningJob.Hyperparameters.NEpochs.self, .nEpochs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2245,7 +2333,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/batch_size/anyOf/0`.
-        public enum BatchSize: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum BatchSize: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -2258,11 +2346,11 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Int(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Int.self) {
                     self = .integer(value)
                     return
                 }
@@ -2287,7 +2375,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/learning_rate_multiplier`.
-        public enum LearningRateMultiplier: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum LearningRateMultiplier: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -2300,11 +2388,11 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Double(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Double.self) {
                     self = .number(value)
                     return
                 }
@@ -2329,7 +2417,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters/properties/n_epochs`.
-        public enum NEpochs: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum NEpochs: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case integer(Swift.Int)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -2342,11 +2430,11 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Int(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Int.self) {
                     self = .integer(value)
                     return
                 }
@@ -2401,7 +2489,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable {
 /// The `fine_tuning.job.checkpoint` object represents a model checkpoint for a fine-tuning job that is ready to use.
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint`.
-public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
+public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The checkpoint identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the checkpoint was created.
@@ -2414,6 +2502,8 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
     public var metrics: FineTuningJobCheckpoint.Metrics
     /// The name of the fine-tuning job that this checkpoint was created from.
     public var fineTuningJobID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuningJobCheckpoint`.
     ///
@@ -2450,19 +2540,21 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `FineTuningJobCheckpoint` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningJobCheckpoint` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("fine_tuning.job.checkpoint", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.fineTunedModelCheckpoint = try container.decode(Swift.String.self, forKey: .fineTunedModelCheckpoint)
-        self.stepNumber = try container.decode(Swift.Int.self, forKey: .stepNumber)
-        self.metrics = try container.decode(FineTuningJobCheckpoint.Metrics.self, forKey: .metrics)
-        self.fineTuningJobID = try container.decode(Swift.String.self, forKey: .fineTuningJobID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("fine_tuning.job.checkpoint", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.fineTunedModelCheckpoint = try reader.required(Swift.String.self, .fineTunedModelCheckpoint)
+        self.stepNumber = try reader.required(Swift.Int.self, .stepNumber)
+        self.metrics = try reader.required(FineTuningJobCheckpoint.Metrics.self, .metrics)
+        self.fineTuningJobID = try reader.required(Swift.String.self, .fineTuningJobID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2482,7 +2574,7 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
     /// Metrics at the step number during the fine-tuning job.
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint/properties/metrics`.
-    public struct Metrics: Codable, Hashable, Sendable {
+    public struct Metrics: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `step` member.
         public var step: Swift.Double?
         /// The `train_loss` member.
@@ -2497,6 +2589,8 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
         public var fullValidLoss: Swift.Double?
         /// The `full_valid_mean_token_accuracy` member.
         public var fullValidMeanTokenAccuracy: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Metrics`.
         ///
@@ -2536,19 +2630,21 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
             case fullValidMeanTokenAccuracy = "full_valid_mean_token_accuracy"
         }
 
-        /// Decodes `Metrics` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Metrics` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.step = try container.decodeIfPresent(Swift.Double.self, forKey: .step)
-            self.trainLoss = try container.decodeIfPresent(Swift.Double.self, forKey: .trainLoss)
-            self.trainMeanTokenAccuracy = try container.decodeIfPresent(Swift.Double.self, forKey: .trainMeanTokenAccuracy)
-            self.validLoss = try container.decodeIfPresent(Swift.Double.self, forKey: .validLoss)
-            self.validMeanTokenAccuracy = try container.decodeIfPresent(Swift.Double.self, forKey: .validMeanTokenAccuracy)
-            self.fullValidLoss = try container.decodeIfPresent(Swift.Double.self, forKey: .fullValidLoss)
-            self.fullValidMeanTokenAccuracy = try container.decodeIfPresent(Swift.Double.self, forKey: .fullValidMeanTokenAccuracy)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.step = try reader.optional(Swift.Double.self, .step)
+            self.trainLoss = try reader.optional(Swift.Double.self, .trainLoss)
+            self.trainMeanTokenAccuracy = try reader.optional(Swift.Double.self, .trainMeanTokenAccuracy)
+            self.validLoss = try reader.optional(Swift.Double.self, .validLoss)
+            self.validMeanTokenAccuracy = try reader.optional(Swift.Double.self, .validMeanTokenAccuracy)
+            self.fullValidLoss = try reader.optional(Swift.Double.self, .fullValidLoss)
+            self.fullValidMeanTokenAccuracy = try reader.optional(Swift.Double.self, .fullValidMeanTokenAccuracy)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2570,7 +2666,7 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable {
 /// Fine-tuning job event object
 ///
 /// - Remark: Generated from `#/components/schemas/FineTuningJobEvent`.
-public struct FineTuningJobEvent: Codable, Hashable, Sendable {
+public struct FineTuningJobEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The object identifier.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
@@ -2583,6 +2679,8 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
     public var type: FineTuningJobEvent.TypeValue?
     /// The data associated with the event.
     public var data: [Swift.String: JSONValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FineTuningJobEvent`.
     ///
@@ -2619,19 +2717,21 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `FineTuningJobEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FineTuningJobEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("fine_tuning.job.event", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.level = try container.decode(FineTuningJobEvent.Level.self, forKey: .level)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-        self.type = try container.decodeIfPresent(FineTuningJobEvent.TypeValue.self, forKey: .type)
-        self.data = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("fine_tuning.job.event", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.level = try reader.required(FineTuningJobEvent.Level.self, .level)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.type = try reader.optional(FineTuningJobEvent.TypeValue.self, .type)
+        self.data = try reader.optional([Swift.String: JSONValue].self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2693,13 +2793,15 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable {
 /// A MultiGrader object combines the output of multiple graders to produce a single score.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderMulti`.
-public struct GraderMulti: Codable, Hashable, Sendable {
+public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The `graders` member.
     public var graders: GraderMulti.Graders
     /// A formula to calculate the output based on grader results.
     public var calculateOutput: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GraderMulti`.
     ///
@@ -2724,16 +2826,18 @@ public struct GraderMulti: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `GraderMulti` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderMulti` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.graders = try container.decode(GraderMulti.Graders.self, forKey: .graders)
-        self.calculateOutput = try container.decode(Swift.String.self, forKey: .calculateOutput)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("multi", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.graders = try reader.required(GraderMulti.Graders.self, .graders)
+        self.calculateOutput = try reader.required(Swift.String.self, .calculateOutput)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2752,7 +2856,7 @@ public struct GraderMulti: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderMulti/properties/graders`.
-    public enum Graders: Codable, Hashable, Sendable {
+    public enum Graders: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
@@ -2805,7 +2909,7 @@ public struct GraderMulti: Codable, Hashable, Sendable {
 /// The `ListFineTuningCheckpointPermissionResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
-public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [FineTuningCheckpointPermission]
     /// The `first_id` member.
@@ -2814,6 +2918,8 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFineTuningCheckpointPermissionResponse`.
     ///
@@ -2842,17 +2948,19 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
         case object
     }
 
-    /// Decodes `ListFineTuningCheckpointPermissionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFineTuningCheckpointPermissionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([FineTuningCheckpointPermission].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([FineTuningCheckpointPermission].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2878,7 +2986,7 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
 /// The `ListFineTuningJobCheckpointsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobCheckpointsResponse`.
-public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [FineTuningJobCheckpoint]
     /// The `first_id` member.
@@ -2887,6 +2995,8 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFineTuningJobCheckpointsResponse`.
     ///
@@ -2915,17 +3025,19 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
         case object
     }
 
-    /// Decodes `ListFineTuningJobCheckpointsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFineTuningJobCheckpointsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([FineTuningJobCheckpoint].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([FineTuningJobCheckpoint].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2951,11 +3063,13 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
 /// The `ListFineTuningJobEventsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobEventsResponse`.
-public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [FineTuningJobEvent]
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListFineTuningJobEventsResponse`.
     ///
@@ -2976,15 +3090,17 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Curs
         case object
     }
 
-    /// Decodes `ListFineTuningJobEventsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListFineTuningJobEventsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([FineTuningJobEvent].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([FineTuningJobEvent].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3008,11 +3124,13 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Curs
 /// The `ListPaginatedFineTuningJobsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListPaginatedFineTuningJobsResponse`.
-public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [FineTuningJob]
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListPaginatedFineTuningJobsResponse`.
     ///
@@ -3033,15 +3151,17 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
         case object
     }
 
-    /// Decodes `ListPaginatedFineTuningJobsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListPaginatedFineTuningJobsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([FineTuningJob].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([FineTuningJob].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3065,7 +3185,7 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
 /// RunGraderRequest
 ///
 /// - Remark: Generated from `#/components/schemas/RunGraderRequest`.
-public struct RunGraderRequest: Codable, Hashable, Sendable {
+public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: RunGraderRequest.Grader
     /// The dataset item provided to the grader. This will be used to populate
@@ -3076,6 +3196,8 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
     /// The `output_json` variable will be populated if the model sample is a
     /// valid JSON string.
     public var modelSample: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunGraderRequest`.
     ///
@@ -3099,15 +3221,17 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
         case modelSample = "model_sample"
     }
 
-    /// Decodes `RunGraderRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.grader = try container.decode(RunGraderRequest.Grader.self, forKey: .grader)
-        self.item = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .item)
-        self.modelSample = try container.decode(Swift.String.self, forKey: .modelSample)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.grader = try reader.required(RunGraderRequest.Grader.self, .grader)
+        self.item = try reader.optional([Swift.String: JSONValue].self, .item)
+        self.modelSample = try reader.required(Swift.String.self, .modelSample)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3125,7 +3249,7 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunGraderRequest/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable {
+    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
@@ -3178,7 +3302,7 @@ public struct RunGraderRequest: Codable, Hashable, Sendable {
 /// The `RunGraderResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/RunGraderResponse`.
-public struct RunGraderResponse: Codable, Hashable, Sendable {
+public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `reward` member.
     public var reward: Swift.Double
     /// The `metadata` member.
@@ -3187,6 +3311,8 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
     public var subRewards: [Swift.String: JSONValue]
     /// The `model_grader_token_usage_per_model` member.
     public var modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunGraderResponse`.
     ///
@@ -3214,16 +3340,18 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         case modelGraderTokenUsagePerModel = "model_grader_token_usage_per_model"
     }
 
-    /// Decodes `RunGraderResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.reward = try container.decode(Swift.Double.self, forKey: .reward)
-        self.metadata = try container.decode(RunGraderResponse.MetadataValue.self, forKey: .metadata)
-        self.subRewards = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .subRewards) ?? [:]
-        self.modelGraderTokenUsagePerModel = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .modelGraderTokenUsagePerModel) ?? [:]
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.reward = try reader.required(Swift.Double.self, .reward)
+        self.metadata = try reader.required(RunGraderResponse.MetadataValue.self, .metadata)
+        self.subRewards = try reader.required([Swift.String: JSONValue].self, .subRewards)
+        self.modelGraderTokenUsagePerModel = try reader.required([Swift.String: JSONValue].self, .modelGraderTokenUsagePerModel)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3240,7 +3368,7 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
     /// The `metadata` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
-    public struct MetadataValue: Codable, Hashable, Sendable {
+    public struct MetadataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `name` member.
         public var name: Swift.String
         /// The `type` member.
@@ -3255,6 +3383,8 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         public var tokenUsage: Swift.Int?
         /// The `sampled_model_name` member.
         public var sampledModelName: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `MetadataValue`.
         ///
@@ -3294,19 +3424,21 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             case sampledModelName = "sampled_model_name"
         }
 
-        /// Decodes `MetadataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `MetadataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.type = try container.decode(Swift.String.self, forKey: .type)
-            self.errors = try container.decode(RunGraderResponse.MetadataValue.Errors.self, forKey: .errors)
-            self.executionTime = try container.decode(Swift.Double.self, forKey: .executionTime)
-            self.scores = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .scores) ?? [:]
-            self.tokenUsage = try container.decodeIfPresent(Swift.Int.self, forKey: .tokenUsage)
-            self.sampledModelName = try container.decodeIfPresent(Swift.String.self, forKey: .sampledModelName)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.type = try reader.required(Swift.String.self, .type)
+            self.errors = try reader.required(RunGraderResponse.MetadataValue.Errors.self, .errors)
+            self.executionTime = try reader.required(Swift.Double.self, .executionTime)
+            self.scores = try reader.required([Swift.String: JSONValue].self, .scores)
+            self.tokenUsage = try reader.optional(Swift.Int.self, .tokenUsage)
+            self.sampledModelName = try reader.optional(Swift.String.self, .sampledModelName)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3326,7 +3458,7 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
         /// The `errors` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
-        public struct Errors: Codable, Hashable, Sendable {
+        public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `formula_parse_error` member.
             public var formulaParseError: Swift.Bool
             /// The `sample_parse_error` member.
@@ -3355,6 +3487,8 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
             public var modelGraderParseError: Swift.Bool
             /// The `model_grader_server_error_details` member.
             public var modelGraderServerErrorDetails: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Errors`.
             ///
@@ -3422,26 +3556,28 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
                 case modelGraderServerErrorDetails = "model_grader_server_error_details"
             }
 
-            /// Decodes `Errors` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.formulaParseError = try container.decode(Swift.Bool.self, forKey: .formulaParseError)
-                self.sampleParseError = try container.decode(Swift.Bool.self, forKey: .sampleParseError)
-                self.truncatedObservationError = try container.decode(Swift.Bool.self, forKey: .truncatedObservationError)
-                self.unresponsiveRewardError = try container.decode(Swift.Bool.self, forKey: .unresponsiveRewardError)
-                self.invalidVariableError = try container.decode(Swift.Bool.self, forKey: .invalidVariableError)
-                self.otherError = try container.decode(Swift.Bool.self, forKey: .otherError)
-                self.pythonGraderServerError = try container.decode(Swift.Bool.self, forKey: .pythonGraderServerError)
-                self.pythonGraderServerErrorType = try container.decodeIfPresent(Swift.String.self, forKey: .pythonGraderServerErrorType)
-                self.pythonGraderRuntimeError = try container.decode(Swift.Bool.self, forKey: .pythonGraderRuntimeError)
-                self.pythonGraderRuntimeErrorDetails = try container.decodeIfPresent(Swift.String.self, forKey: .pythonGraderRuntimeErrorDetails)
-                self.modelGraderServerError = try container.decode(Swift.Bool.self, forKey: .modelGraderServerError)
-                self.modelGraderRefusalError = try container.decode(Swift.Bool.self, forKey: .modelGraderRefusalError)
-                self.modelGraderParseError = try container.decode(Swift.Bool.self, forKey: .modelGraderParseError)
-                self.modelGraderServerErrorDetails = try container.decodeIfPresent(Swift.String.self, forKey: .modelGraderServerErrorDetails)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.formulaParseError = try reader.required(Swift.Bool.self, .formulaParseError)
+                self.sampleParseError = try reader.required(Swift.Bool.self, .sampleParseError)
+                self.truncatedObservationError = try reader.required(Swift.Bool.self, .truncatedObservationError)
+                self.unresponsiveRewardError = try reader.required(Swift.Bool.self, .unresponsiveRewardError)
+                self.invalidVariableError = try reader.required(Swift.Bool.self, .invalidVariableError)
+                self.otherError = try reader.required(Swift.Bool.self, .otherError)
+                self.pythonGraderServerError = try reader.required(Swift.Bool.self, .pythonGraderServerError)
+                self.pythonGraderServerErrorType = try reader.optional(Swift.String.self, .pythonGraderServerErrorType)
+                self.pythonGraderRuntimeError = try reader.required(Swift.Bool.self, .pythonGraderRuntimeError)
+                self.pythonGraderRuntimeErrorDetails = try reader.optional(Swift.String.self, .pythonGraderRuntimeErrorDetails)
+                self.modelGraderServerError = try reader.required(Swift.Bool.self, .modelGraderServerError)
+                self.modelGraderRefusalError = try reader.required(Swift.Bool.self, .modelGraderRefusalError)
+                self.modelGraderParseError = try reader.required(Swift.Bool.self, .modelGraderParseError)
+                self.modelGraderServerErrorDetails = try reader.optional(Swift.String.self, .modelGraderServerErrorDetails)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -3471,9 +3607,11 @@ public struct RunGraderResponse: Codable, Hashable, Sendable {
 /// ValidateGraderRequest
 ///
 /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest`.
-public struct ValidateGraderRequest: Codable, Hashable, Sendable {
+public struct ValidateGraderRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderRequest.Grader
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ValidateGraderRequest`.
     ///
@@ -3487,13 +3625,15 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
         case grader
     }
 
-    /// Decodes `ValidateGraderRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ValidateGraderRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.grader = try container.decode(ValidateGraderRequest.Grader.self, forKey: .grader)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.grader = try reader.required(ValidateGraderRequest.Grader.self, .grader)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3509,7 +3649,7 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable {
+    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
@@ -3562,9 +3702,11 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable {
 /// ValidateGraderResponse
 ///
 /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse`.
-public struct ValidateGraderResponse: Codable, Hashable, Sendable {
+public struct ValidateGraderResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The grader used for the fine-tuning job.
     public var grader: ValidateGraderResponse.Grader?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ValidateGraderResponse`.
     ///
@@ -3578,13 +3720,15 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
         case grader
     }
 
-    /// Decodes `ValidateGraderResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ValidateGraderResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.grader = try container.decodeIfPresent(ValidateGraderResponse.Grader.self, forKey: .grader)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.grader = try reader.optional(ValidateGraderResponse.Grader.self, .grader)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3600,7 +3744,7 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse/properties/grader`.
-    public enum Grader: Codable, Hashable, Sendable {
+    public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
         case stringCheck(GraderStringCheck)
         /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)

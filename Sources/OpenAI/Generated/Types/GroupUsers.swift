@@ -6,9 +6,11 @@ import Foundation
 /// Request payload for adding a user to a group.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateGroupUserBody`.
-public struct CreateGroupUserBody: Codable, Hashable, Sendable {
+public struct CreateGroupUserBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the user to add to the group.
     public var userID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateGroupUserBody`.
     ///
@@ -22,13 +24,15 @@ public struct CreateGroupUserBody: Codable, Hashable, Sendable {
         case userID = "user_id"
     }
 
-    /// Decodes `CreateGroupUserBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateGroupUserBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decode(Swift.String.self, forKey: .userID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.userID = try reader.required(Swift.String.self, .userID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -43,7 +47,7 @@ public struct CreateGroupUserBody: Codable, Hashable, Sendable {
 /// Details about a user returned from an organization group membership lookup.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupMemberUser`.
-public struct GroupMemberUser: Codable, Hashable, Sendable {
+public struct GroupMemberUser: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier for the user.
     public var id: Swift.String
     /// Display name of the user.
@@ -56,6 +60,8 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
     public var isServiceAccount: Swift.Bool?
     /// The type of user.
     public var userType: GroupMemberUser.UserType
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupMemberUser`.
     ///
@@ -91,18 +97,20 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
         case userType = "user_type"
     }
 
-    /// Decodes `GroupMemberUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupMemberUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-        self.picture = try container.decodeIfPresent(Swift.String.self, forKey: .picture)
-        self.isServiceAccount = try container.decodeIfPresent(Swift.Bool.self, forKey: .isServiceAccount)
-        self.userType = try container.decode(GroupMemberUser.UserType.self, forKey: .userType)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.email = try reader.optional(Swift.String.self, .email)
+        self.picture = try reader.optional(Swift.String.self, .picture)
+        self.isServiceAccount = try reader.optional(Swift.Bool.self, .isServiceAccount)
+        self.userType = try reader.required(GroupMemberUser.UserType.self, .userType)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -141,13 +149,15 @@ public struct GroupMemberUser: Codable, Hashable, Sendable {
 /// Represents an individual user returned when inspecting group membership.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupUser`.
-public struct GroupUser: Codable, Hashable, Sendable {
+public struct GroupUser: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the user.
     public var name: Swift.String
     /// The email address of the user.
     public var email: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupUser`.
     ///
@@ -171,15 +181,17 @@ public struct GroupUser: Codable, Hashable, Sendable {
         case email
     }
 
-    /// Decodes `GroupUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.email = try reader.optional(Swift.String.self, .email)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -196,11 +208,13 @@ public struct GroupUser: Codable, Hashable, Sendable {
 /// Confirmation payload returned after adding a user to a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupUserAssignment`.
-public struct GroupUserAssignment: Codable, Hashable, Sendable {
+public struct GroupUserAssignment: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the user that was added.
     public var userID: Swift.String
     /// Identifier of the group the user was added to.
     public var groupID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupUserAssignment`.
     ///
@@ -221,15 +235,17 @@ public struct GroupUserAssignment: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `GroupUserAssignment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupUserAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("group.user", forKey: .object)
-        self.userID = try container.decode(Swift.String.self, forKey: .userID)
-        self.groupID = try container.decode(Swift.String.self, forKey: .groupID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("group.user", .object, required: true)
+        self.userID = try reader.required(Swift.String.self, .userID)
+        self.groupID = try reader.required(Swift.String.self, .groupID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -246,9 +262,11 @@ public struct GroupUserAssignment: Codable, Hashable, Sendable {
 /// Confirmation payload returned after removing a user from a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupUserDeletedResource`.
-public struct GroupUserDeletedResource: Codable, Hashable, Sendable {
+public struct GroupUserDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the group membership was removed.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupUserDeletedResource`.
     ///
@@ -263,14 +281,16 @@ public struct GroupUserDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `GroupUserDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupUserDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("group.user.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("group.user.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -286,13 +306,15 @@ public struct GroupUserDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of user objects returned when inspecting group membership.
 ///
 /// - Remark: Generated from `#/components/schemas/UserListResource`.
-public struct UserListResource: Codable, Hashable, Sendable, CursorPage {
+public struct UserListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// Users in the current page.
     public var data: [GroupUser]
     /// Whether more users are available when paginating.
     public var hasMore: Swift.Bool
     /// Cursor to fetch the next page of results, or `null` when no further users are available.
     public var next: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserListResource`.
     ///
@@ -317,16 +339,18 @@ public struct UserListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `UserListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([GroupUser].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([GroupUser].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.next = try reader.optional(Swift.String.self, .next)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,9 +6,11 @@ import Foundation
 /// Request payload for creating a new group in the organization.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateGroupBody`.
-public struct CreateGroupBody: Codable, Hashable, Sendable {
+public struct CreateGroupBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Human readable name for the group.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateGroupBody`.
     ///
@@ -22,13 +24,15 @@ public struct CreateGroupBody: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `CreateGroupBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateGroupBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -43,11 +47,13 @@ public struct CreateGroupBody: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupDeletedResource`.
-public struct GroupDeletedResource: Codable, Hashable, Sendable {
+public struct GroupDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the deleted group.
     public var id: Swift.String
     /// Whether the group was deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupDeletedResource`.
     ///
@@ -68,15 +74,17 @@ public struct GroupDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `GroupDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("group.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("group.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -93,13 +101,15 @@ public struct GroupDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of organization groups.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupListResource`.
-public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
+public struct GroupListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// Groups returned in the current page.
     public var data: [GroupResponse]
     /// Whether additional groups are available when paginating.
     public var hasMore: Swift.Bool
     /// Cursor to fetch the next page of results, or `null` if there are no more results.
     public var next: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupListResource`.
     ///
@@ -124,16 +134,18 @@ public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `GroupListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([GroupResponse].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([GroupResponse].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.next = try reader.optional(Swift.String.self, .next)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -158,7 +170,7 @@ public struct GroupListResource: Codable, Hashable, Sendable, CursorPage {
 /// Response returned after updating a group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupResourceWithSuccess`.
-public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
+public struct GroupResourceWithSuccess: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier for the group.
     public var id: Swift.String
     /// Updated display name for the group.
@@ -167,6 +179,8 @@ public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// Whether the group is managed through SCIM and controlled by your identity provider.
     public var isScimManaged: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupResourceWithSuccess`.
     ///
@@ -194,16 +208,18 @@ public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
         case isScimManaged = "is_scim_managed"
     }
 
-    /// Decodes `GroupResourceWithSuccess` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupResourceWithSuccess` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.isScimManaged = try container.decode(Swift.Bool.self, forKey: .isScimManaged)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.isScimManaged = try reader.required(Swift.Bool.self, .isScimManaged)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -221,7 +237,7 @@ public struct GroupResourceWithSuccess: Codable, Hashable, Sendable {
 /// Details about an organization group.
 ///
 /// - Remark: Generated from `#/components/schemas/GroupResponse`.
-public struct GroupResponse: Codable, Hashable, Sendable {
+public struct GroupResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier for the group.
     public var id: Swift.String
     /// Display name of the group.
@@ -232,6 +248,8 @@ public struct GroupResponse: Codable, Hashable, Sendable {
     public var isScimManaged: Swift.Bool
     /// The type of the group.
     public var groupType: GroupResponse.GroupType
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GroupResponse`.
     ///
@@ -263,17 +281,19 @@ public struct GroupResponse: Codable, Hashable, Sendable {
         case groupType = "group_type"
     }
 
-    /// Decodes `GroupResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GroupResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.isScimManaged = try container.decode(Swift.Bool.self, forKey: .isScimManaged)
-        self.groupType = try container.decode(GroupResponse.GroupType.self, forKey: .groupType)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.isScimManaged = try reader.required(Swift.Bool.self, .isScimManaged)
+        self.groupType = try reader.required(GroupResponse.GroupType.self, .groupType)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -311,9 +331,11 @@ public struct GroupResponse: Codable, Hashable, Sendable {
 /// Request payload for updating the details of an existing group.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateGroupBody`.
-public struct UpdateGroupBody: Codable, Hashable, Sendable {
+public struct UpdateGroupBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// New display name for the group.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateGroupBody`.
     ///
@@ -327,13 +349,15 @@ public struct UpdateGroupBody: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `UpdateGroupBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateGroupBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

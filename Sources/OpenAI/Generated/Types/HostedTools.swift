@@ -6,9 +6,11 @@ import Foundation
 /// Permission state for a single hosted tool on a project.
 ///
 /// - Remark: Generated from `#/components/schemas/HostedToolPermission`.
-public struct HostedToolPermission: Codable, Hashable, Sendable {
+public struct HostedToolPermission: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the hosted tool is enabled for the project.
     public var enabled: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HostedToolPermission`.
     ///
@@ -22,13 +24,15 @@ public struct HostedToolPermission: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes `HostedToolPermission` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HostedToolPermission` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.required(Swift.Bool.self, .enabled)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -43,9 +47,11 @@ public struct HostedToolPermission: Codable, Hashable, Sendable {
 /// The `HostedToolPermissionUpdate` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/HostedToolPermissionUpdate`.
-public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable {
+public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether to enable the hosted tool for the project.
     public var enabled: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HostedToolPermissionUpdate`.
     ///
@@ -59,13 +65,15 @@ public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes `HostedToolPermissionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HostedToolPermissionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.required(Swift.Bool.self, .enabled)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -80,7 +88,7 @@ public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable {
 /// Represents hosted tool permissions for a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissions`.
-public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
+public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Permission state for a single hosted tool on a project.
     public var fileSearch: HostedToolPermission
     /// Permission state for a single hosted tool on a project.
@@ -91,6 +99,8 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
     public var mcp: HostedToolPermission
     /// Permission state for a single hosted tool on a project.
     public var codeInterpreter: HostedToolPermission
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectHostedToolPermissions`.
     ///
@@ -122,17 +132,19 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
         case codeInterpreter = "code_interpreter"
     }
 
-    /// Decodes `ProjectHostedToolPermissions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectHostedToolPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileSearch = try container.decode(HostedToolPermission.self, forKey: .fileSearch)
-        self.webSearch = try container.decode(HostedToolPermission.self, forKey: .webSearch)
-        self.imageGeneration = try container.decode(HostedToolPermission.self, forKey: .imageGeneration)
-        self.mcp = try container.decode(HostedToolPermission.self, forKey: .mcp)
-        self.codeInterpreter = try container.decode(HostedToolPermission.self, forKey: .codeInterpreter)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileSearch = try reader.required(HostedToolPermission.self, .fileSearch)
+        self.webSearch = try reader.required(HostedToolPermission.self, .webSearch)
+        self.imageGeneration = try reader.required(HostedToolPermission.self, .imageGeneration)
+        self.mcp = try reader.required(HostedToolPermission.self, .mcp)
+        self.codeInterpreter = try reader.required(HostedToolPermission.self, .codeInterpreter)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -151,7 +163,7 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable {
 /// The `ProjectHostedToolPermissionsUpdateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissionsUpdateRequest`.
-public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Sendable {
+public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The file search permission update.
     public var fileSearch: HostedToolPermissionUpdate?
     /// The web search permission update.
@@ -162,6 +174,8 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Send
     public var mcp: HostedToolPermissionUpdate?
     /// The code interpreter permission update.
     public var codeInterpreter: HostedToolPermissionUpdate?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectHostedToolPermissionsUpdateRequest`.
     ///
@@ -193,17 +207,19 @@ public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Send
         case codeInterpreter = "code_interpreter"
     }
 
-    /// Decodes `ProjectHostedToolPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectHostedToolPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileSearch = try container.decodeIfPresent(HostedToolPermissionUpdate.self, forKey: .fileSearch)
-        self.webSearch = try container.decodeIfPresent(HostedToolPermissionUpdate.self, forKey: .webSearch)
-        self.imageGeneration = try container.decodeIfPresent(HostedToolPermissionUpdate.self, forKey: .imageGeneration)
-        self.mcp = try container.decodeIfPresent(HostedToolPermissionUpdate.self, forKey: .mcp)
-        self.codeInterpreter = try container.decodeIfPresent(HostedToolPermissionUpdate.self, forKey: .codeInterpreter)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileSearch = try reader.optional(HostedToolPermissionUpdate.self, .fileSearch)
+        self.webSearch = try reader.optional(HostedToolPermissionUpdate.self, .webSearch)
+        self.imageGeneration = try reader.optional(HostedToolPermissionUpdate.self, .imageGeneration)
+        self.mcp = try reader.optional(HostedToolPermissionUpdate.self, .mcp)
+        self.codeInterpreter = try reader.optional(HostedToolPermissionUpdate.self, .codeInterpreter)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

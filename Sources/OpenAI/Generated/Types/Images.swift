@@ -6,7 +6,7 @@ import Foundation
 /// The `CreateImageEditRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
-public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image(s) to edit. Must be a supported image file or an array of images.
     ///
     /// For the GPT image models (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, and `gpt-image-2-2026-04-21`), each image should be a `png`, `webp`, or `jpg`
@@ -58,6 +58,8 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     public var partialImages: PartialImages?
     /// The quality of the image that will be generated for GPT image models. Defaults to `auto`.
     public var quality: CreateImageEditRequest.Quality?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateImageEditRequest`.
     ///
@@ -129,27 +131,29 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         case quality
     }
 
-    /// Decodes `CreateImageEditRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.image = try container.decode(CreateImageEditRequest.ImageValue.self, forKey: .image)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.mask = try container.decodeIfPresent(FileUpload.self, forKey: .mask)
-        self.background = try container.decodeIfPresent(CreateImageEditRequest.Background.self, forKey: .background)
-        self.model = try container.decodeIfPresent(CreateImageEditRequest.ModelValue.self, forKey: .model)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
-        self.size = try container.decodeIfPresent(CreateImageEditRequest.Size.self, forKey: .size)
-        self.responseFormat = try container.decodeIfPresent(CreateImageEditRequest.ResponseFormat.self, forKey: .responseFormat)
-        self.outputFormat = try container.decodeIfPresent(CreateImageEditRequest.OutputFormat.self, forKey: .outputFormat)
-        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.inputFidelity = try container.decodeIfPresent(InputFidelity.self, forKey: .inputFidelity)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.partialImages = try container.decodeIfPresent(PartialImages.self, forKey: .partialImages)
-        self.quality = try container.decodeIfPresent(CreateImageEditRequest.Quality.self, forKey: .quality)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.image = try reader.required(CreateImageEditRequest.ImageValue.self, .image)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.mask = try reader.optional(FileUpload.self, .mask)
+        self.background = try reader.optional(CreateImageEditRequest.Background.self, .background)
+        self.model = try reader.optional(CreateImageEditRequest.ModelValue.self, .model)
+        self.n = try reader.optional(Swift.Int.self, .n)
+        self.size = try reader.optional(CreateImageEditRequest.Size.self, .size)
+        self.responseFormat = try reader.optional(CreateImageEditRequest.ResponseFormat.self, .responseFormat)
+        self.outputFormat = try reader.optional(CreateImageEditRequest.OutputFormat.self, .outputFormat)
+        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.inputFidelity = try reader.optional(InputFidelity.self, .inputFidelity)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.partialImages = try reader.optional(PartialImages.self, .partialImages)
+        self.quality = try reader.optional(CreateImageEditRequest.Quality.self, .quality)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -204,7 +208,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest/properties/image`.
-    public enum ImageValue: Codable, Hashable, Sendable {
+    public enum ImageValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         case file(FileUpload)
         case files([FileUpload])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -214,11 +218,11 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? FileUpload(from: decoder) {
+            if let value = decoder.attemptCase(FileUpload.self) {
                 self = .file(value)
                 return
             }
-            if let value = try? [FileUpload](from: decoder) {
+            if let value = decoder.attemptCase([FileUpload].self) {
                 self = .files(value)
                 return
             }
@@ -406,7 +410,7 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
 /// The `CreateImageRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateImageRequest`.
-public struct CreateImageRequest: Codable, Hashable, Sendable {
+public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
     public var prompt: Swift.String
     /// The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
@@ -449,6 +453,8 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
     public var style: CreateImageRequest.Style?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateImageRequest`.
     ///
@@ -516,26 +522,28 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
         case user
     }
 
-    /// Decodes `CreateImageRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateImageRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.model = try container.decodeIfPresent(CreateImageRequest.ModelValue.self, forKey: .model)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
-        self.quality = try container.decodeIfPresent(CreateImageRequest.Quality.self, forKey: .quality)
-        self.responseFormat = try container.decodeIfPresent(CreateImageRequest.ResponseFormat.self, forKey: .responseFormat)
-        self.outputFormat = try container.decodeIfPresent(CreateImageRequest.OutputFormat.self, forKey: .outputFormat)
-        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.partialImages = try container.decodeIfPresent(PartialImages.self, forKey: .partialImages)
-        self.size = try container.decodeIfPresent(CreateImageRequest.Size.self, forKey: .size)
-        self.moderation = try container.decodeIfPresent(CreateImageRequest.ModerationValue.self, forKey: .moderation)
-        self.background = try container.decodeIfPresent(CreateImageRequest.Background.self, forKey: .background)
-        self.style = try container.decodeIfPresent(CreateImageRequest.Style.self, forKey: .style)
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.model = try reader.optional(CreateImageRequest.ModelValue.self, .model)
+        self.n = try reader.optional(Swift.Int.self, .n)
+        self.quality = try reader.optional(CreateImageRequest.Quality.self, .quality)
+        self.responseFormat = try reader.optional(CreateImageRequest.ResponseFormat.self, .responseFormat)
+        self.outputFormat = try reader.optional(CreateImageRequest.OutputFormat.self, .outputFormat)
+        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.partialImages = try reader.optional(PartialImages.self, .partialImages)
+        self.size = try reader.optional(CreateImageRequest.Size.self, .size)
+        self.moderation = try reader.optional(CreateImageRequest.ModerationValue.self, .moderation)
+        self.background = try reader.optional(CreateImageRequest.Background.self, .background)
+        self.style = try reader.optional(CreateImageRequest.Style.self, .style)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -778,7 +786,7 @@ public struct CreateImageRequest: Codable, Hashable, Sendable {
 /// The `CreateImageVariationRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest`.
-public struct CreateImageVariationRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
     ///
     /// Raw bytes.
@@ -793,6 +801,8 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
     public var size: CreateImageVariationRequest.Size?
     /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateImageVariationRequest`.
     ///
@@ -828,18 +838,20 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
         case user
     }
 
-    /// Decodes `CreateImageVariationRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateImageVariationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.image = try container.decode(FileUpload.self, forKey: .image)
-        self.model = try container.decodeIfPresent(CreateImageVariationRequest.ModelValue.self, forKey: .model)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
-        self.responseFormat = try container.decodeIfPresent(CreateImageVariationRequest.ResponseFormat.self, forKey: .responseFormat)
-        self.size = try container.decodeIfPresent(CreateImageVariationRequest.Size.self, forKey: .size)
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.image = try reader.required(FileUpload.self, .image)
+        self.model = try reader.optional(CreateImageVariationRequest.ModelValue.self, .model)
+        self.n = try reader.optional(Swift.Int.self, .n)
+        self.responseFormat = try reader.optional(CreateImageVariationRequest.ResponseFormat.self, .responseFormat)
+        self.size = try reader.optional(CreateImageVariationRequest.Size.self, .size)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -929,7 +941,7 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, Multipar
 /// JSON edits support GPT image models only; DALL-E edits require multipart (`dall-e-2` only).
 ///
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam`.
-public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
+public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The GPT image model to use for image editing, including `gpt-image-2` and its dated snapshot `gpt-image-2-2026-04-21`.
     public var model: EditImageBodyJSONParam.ModelValue?
     /// Input image references to edit.
@@ -963,6 +975,8 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
     public var stream: Swift.Bool?
     /// The `partial_images` member.
     public var partialImages: PartialImages?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EditImageBodyJSONParam`.
     ///
@@ -1034,27 +1048,29 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
         case partialImages = "partial_images"
     }
 
-    /// Decodes `EditImageBodyJSONParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EditImageBodyJSONParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(EditImageBodyJSONParam.ModelValue.self, forKey: .model)
-        self.images = try container.decodeIfPresent([ImageRefParam].self, forKey: .images) ?? []
-        self.mask = try container.decodeIfPresent(ImageRefParam.self, forKey: .mask)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
-        self.quality = try container.decodeIfPresent(EditImageBodyJSONParam.Quality.self, forKey: .quality)
-        self.inputFidelity = try container.decodeIfPresent(EditImageBodyJSONParam.InputFidelityValue.self, forKey: .inputFidelity)
-        self.size = try container.decodeIfPresent(EditImageBodyJSONParam.Size.self, forKey: .size)
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.outputFormat = try container.decodeIfPresent(EditImageBodyJSONParam.OutputFormat.self, forKey: .outputFormat)
-        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
-        self.moderation = try container.decodeIfPresent(EditImageBodyJSONParam.ModerationValue.self, forKey: .moderation)
-        self.background = try container.decodeIfPresent(EditImageBodyJSONParam.Background.self, forKey: .background)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.partialImages = try container.decodeIfPresent(PartialImages.self, forKey: .partialImages)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(EditImageBodyJSONParam.ModelValue.self, .model)
+        self.images = try reader.required([ImageRefParam].self, .images)
+        self.mask = try reader.optional(ImageRefParam.self, .mask)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.n = try reader.optional(Swift.Int.self, .n)
+        self.quality = try reader.optional(EditImageBodyJSONParam.Quality.self, .quality)
+        self.inputFidelity = try reader.optional(EditImageBodyJSONParam.InputFidelityValue.self, .inputFidelity)
+        self.size = try reader.optional(EditImageBodyJSONParam.Size.self, .size)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.outputFormat = try reader.optional(EditImageBodyJSONParam.OutputFormat.self, .outputFormat)
+        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
+        self.moderation = try reader.optional(EditImageBodyJSONParam.ModerationValue.self, .moderation)
+        self.background = try reader.optional(EditImageBodyJSONParam.Background.self, .background)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.partialImages = try reader.optional(PartialImages.self, .partialImages)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1246,13 +1262,15 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable {
 /// Represents the content or the URL of an image generated by the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/Image`.
-public struct Image: Codable, Hashable, Sendable {
+public struct Image: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The base64-encoded JSON of the generated image. Returned by default for the GPT image models, and only present if `response_format` is set to `b64_json` for `dall-e-2` and `dall-e-3`.
     public var b64JSON: Swift.String?
     /// When using `dall-e-2` or `dall-e-3`, the URL of the generated image if `response_format` is set to `url` (default value). Unsupported for the GPT image models.
     public var url: Swift.String?
     /// For `dall-e-3` only, the revised prompt that was used to generate the image.
     public var revisedPrompt: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Image`.
     ///
@@ -1276,15 +1294,17 @@ public struct Image: Codable, Hashable, Sendable {
         case revisedPrompt = "revised_prompt"
     }
 
-    /// Decodes `Image` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Image` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.b64JSON = try container.decodeIfPresent(Swift.String.self, forKey: .b64JSON)
-        self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
-        self.revisedPrompt = try container.decodeIfPresent(Swift.String.self, forKey: .revisedPrompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.b64JSON = try reader.optional(Swift.String.self, .b64JSON)
+        self.url = try reader.optional(Swift.String.self, .url)
+        self.revisedPrompt = try reader.optional(Swift.String.self, .revisedPrompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1301,7 +1321,7 @@ public struct Image: Codable, Hashable, Sendable {
 /// Emitted when image editing has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditCompletedEvent`.
-public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
+public struct ImageEditCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded final edited image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1316,6 +1336,8 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
     public var outputFormat: ImageEditCompletedEvent.OutputFormat
     /// For the GPT image models only, the token usage information for the image generation.
     public var usage: ImagesUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageEditCompletedEvent`.
     ///
@@ -1356,20 +1378,22 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ImageEditCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageEditCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_edit.completed", forKey: .type)
-        self.b64JSON = try container.decode(Swift.String.self, forKey: .b64JSON)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.size = try container.decode(ImageEditCompletedEvent.Size.self, forKey: .size)
-        self.quality = try container.decode(ImageEditCompletedEvent.Quality.self, forKey: .quality)
-        self.background = try container.decode(ImageEditCompletedEvent.Background.self, forKey: .background)
-        self.outputFormat = try container.decode(ImageEditCompletedEvent.OutputFormat.self, forKey: .outputFormat)
-        self.usage = try container.decode(ImagesUsage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_edit.completed", .type, required: true)
+        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.size = try reader.required(ImageEditCompletedEvent.Size.self, .size)
+        self.quality = try reader.required(ImageEditCompletedEvent.Quality.self, .quality)
+        self.background = try reader.required(ImageEditCompletedEvent.Background.self, .background)
+        self.outputFormat = try reader.required(ImageEditCompletedEvent.OutputFormat.self, .outputFormat)
+        self.usage = try reader.required(ImagesUsage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1485,7 +1509,7 @@ public struct ImageEditCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when a partial image is available during image editing streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditPartialImageEvent`.
-public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
+public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded partial image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1500,6 +1524,8 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
     public var outputFormat: ImageEditPartialImageEvent.OutputFormat
     /// 0-based index for the partial image (streaming).
     public var partialImageIndex: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageEditPartialImageEvent`.
     ///
@@ -1540,20 +1566,22 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ImageEditPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageEditPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_edit.partial_image", forKey: .type)
-        self.b64JSON = try container.decode(Swift.String.self, forKey: .b64JSON)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.size = try container.decode(ImageEditPartialImageEvent.Size.self, forKey: .size)
-        self.quality = try container.decode(ImageEditPartialImageEvent.Quality.self, forKey: .quality)
-        self.background = try container.decode(ImageEditPartialImageEvent.Background.self, forKey: .background)
-        self.outputFormat = try container.decode(ImageEditPartialImageEvent.OutputFormat.self, forKey: .outputFormat)
-        self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_edit.partial_image", .type, required: true)
+        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.size = try reader.required(ImageEditPartialImageEvent.Size.self, .size)
+        self.quality = try reader.required(ImageEditPartialImageEvent.Quality.self, .quality)
+        self.background = try reader.required(ImageEditPartialImageEvent.Background.self, .background)
+        self.outputFormat = try reader.required(ImageEditPartialImageEvent.OutputFormat.self, .outputFormat)
+        self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1671,7 +1699,7 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditStreamEvent`.
-public enum ImageEditStreamEvent: Codable, Hashable, Sendable {
+public enum ImageEditStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a partial image is available during image editing streaming. (type: `image_edit.partial_image`)
     case imageEditPartialImage(ImageEditPartialImageEvent)
     /// Emitted when image editing has completed and the final image is available. (type: `image_edit.completed`)
@@ -1708,7 +1736,7 @@ public enum ImageEditStreamEvent: Codable, Hashable, Sendable {
 /// Emitted when image generation has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenCompletedEvent`.
-public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
+public struct ImageGenCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1723,6 +1751,8 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
     public var outputFormat: ImageGenCompletedEvent.OutputFormat
     /// For the GPT image models only, the token usage information for the image generation.
     public var usage: ImagesUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageGenCompletedEvent`.
     ///
@@ -1763,20 +1793,22 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ImageGenCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation.completed", forKey: .type)
-        self.b64JSON = try container.decode(Swift.String.self, forKey: .b64JSON)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.size = try container.decode(ImageGenCompletedEvent.Size.self, forKey: .size)
-        self.quality = try container.decode(ImageGenCompletedEvent.Quality.self, forKey: .quality)
-        self.background = try container.decode(ImageGenCompletedEvent.Background.self, forKey: .background)
-        self.outputFormat = try container.decode(ImageGenCompletedEvent.OutputFormat.self, forKey: .outputFormat)
-        self.usage = try container.decode(ImagesUsage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_generation.completed", .type, required: true)
+        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.size = try reader.required(ImageGenCompletedEvent.Size.self, .size)
+        self.quality = try reader.required(ImageGenCompletedEvent.Quality.self, .quality)
+        self.background = try reader.required(ImageGenCompletedEvent.Background.self, .background)
+        self.outputFormat = try reader.required(ImageGenCompletedEvent.OutputFormat.self, .outputFormat)
+        self.usage = try reader.required(ImagesUsage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1892,7 +1924,7 @@ public struct ImageGenCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when a partial image is available during image generation streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenPartialImageEvent`.
-public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
+public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded partial image data, suitable for rendering as an image.
     public var b64JSON: Swift.String
     /// The Unix timestamp when the event was created.
@@ -1907,6 +1939,8 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
     public var outputFormat: ImageGenPartialImageEvent.OutputFormat
     /// 0-based index for the partial image (streaming).
     public var partialImageIndex: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageGenPartialImageEvent`.
     ///
@@ -1947,20 +1981,22 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ImageGenPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation.partial_image", forKey: .type)
-        self.b64JSON = try container.decode(Swift.String.self, forKey: .b64JSON)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.size = try container.decode(ImageGenPartialImageEvent.Size.self, forKey: .size)
-        self.quality = try container.decode(ImageGenPartialImageEvent.Quality.self, forKey: .quality)
-        self.background = try container.decode(ImageGenPartialImageEvent.Background.self, forKey: .background)
-        self.outputFormat = try container.decode(ImageGenPartialImageEvent.OutputFormat.self, forKey: .outputFormat)
-        self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_generation.partial_image", .type, required: true)
+        self.b64JSON = try reader.required(Swift.String.self, .b64JSON)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.size = try reader.required(ImageGenPartialImageEvent.Size.self, .size)
+        self.quality = try reader.required(ImageGenPartialImageEvent.Quality.self, .quality)
+        self.background = try reader.required(ImageGenPartialImageEvent.Background.self, .background)
+        self.outputFormat = try reader.required(ImageGenPartialImageEvent.OutputFormat.self, .outputFormat)
+        self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2078,7 +2114,7 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenStreamEvent`.
-public enum ImageGenStreamEvent: Codable, Hashable, Sendable {
+public enum ImageGenStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when a partial image is available during image generation streaming. (type: `image_generation.partial_image`)
     case imageGenerationPartialImage(ImageGenPartialImageEvent)
     /// Emitted when image generation has completed and the final image is available. (type: `image_generation.completed`)
@@ -2116,11 +2152,13 @@ public enum ImageGenStreamEvent: Codable, Hashable, Sendable {
 /// Provide exactly one of `image_url` or `file_id`.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageRefParam`.
-public struct ImageRefParam: Codable, Hashable, Sendable {
+public struct ImageRefParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A fully qualified URL or base64-encoded data URL.
     public var imageURL: Swift.String?
     /// The File API ID of an uploaded image to use as input.
     public var fileID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageRefParam`.
     ///
@@ -2140,14 +2178,16 @@ public struct ImageRefParam: Codable, Hashable, Sendable {
         case fileID = "file_id"
     }
 
-    /// Decodes `ImageRefParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageRefParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2163,7 +2203,7 @@ public struct ImageRefParam: Codable, Hashable, Sendable {
 /// The response from the image generation endpoint.
 ///
 /// - Remark: Generated from `#/components/schemas/ImagesResponse`.
-public struct ImagesResponse: Codable, Hashable, Sendable {
+public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the image was created.
     public var created: Swift.Int
     /// The list of generated images.
@@ -2178,6 +2218,8 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
     public var quality: ImagesResponse.Quality?
     /// For `gpt-image-1` only, the token usage information for the image generation.
     public var usage: ImageGenUsage?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImagesResponse`.
     ///
@@ -2217,19 +2259,21 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
         case usage
     }
 
-    /// Decodes `ImagesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.created = try container.decode(Swift.Int.self, forKey: .created)
-        self.data = try container.decodeIfPresent([Image].self, forKey: .data)
-        self.background = try container.decodeIfPresent(ImagesResponse.Background.self, forKey: .background)
-        self.outputFormat = try container.decodeIfPresent(ImagesResponse.OutputFormat.self, forKey: .outputFormat)
-        self.size = try container.decodeIfPresent(ImagesResponse.Size.self, forKey: .size)
-        self.quality = try container.decodeIfPresent(ImagesResponse.Quality.self, forKey: .quality)
-        self.usage = try container.decodeIfPresent(ImageGenUsage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.created = try reader.required(Swift.Int.self, .created)
+        self.data = try reader.optional([Image].self, .data)
+        self.background = try reader.optional(ImagesResponse.Background.self, .background)
+        self.outputFormat = try reader.optional(ImagesResponse.OutputFormat.self, .outputFormat)
+        self.size = try reader.optional(ImagesResponse.Size.self, .size)
+        self.quality = try reader.optional(ImagesResponse.Quality.self, .quality)
+        self.usage = try reader.optional(ImageGenUsage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2335,7 +2379,7 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
 /// For the GPT image models only, the token usage information for the image generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ImagesUsage`.
-public struct ImagesUsage: Codable, Hashable, Sendable {
+public struct ImagesUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The total number of tokens (images and text) used for the image generation.
     public var totalTokens: Swift.Int
     /// The number of tokens (images and text) in the input prompt.
@@ -2344,6 +2388,8 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
     public var outputTokens: Swift.Int
     /// The input tokens detailed information for the image generation.
     public var inputTokensDetails: ImagesUsage.InputTokensDetails
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImagesUsage`.
     ///
@@ -2371,16 +2417,18 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
         case inputTokensDetails = "input_tokens_details"
     }
 
-    /// Decodes `ImagesUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImagesUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-        self.inputTokensDetails = try container.decode(ImagesUsage.InputTokensDetails.self, forKey: .inputTokensDetails)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+        self.inputTokensDetails = try reader.required(ImagesUsage.InputTokensDetails.self, .inputTokensDetails)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2397,11 +2445,13 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
     /// The input tokens detailed information for the image generation.
     ///
     /// - Remark: Generated from `#/components/schemas/ImagesUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Hashable, Sendable {
+    public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of text tokens in the input prompt.
         public var textTokens: Swift.Int
         /// The number of image tokens in the input prompt.
         public var imageTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputTokensDetails`.
         ///
@@ -2421,14 +2471,16 @@ public struct ImagesUsage: Codable, Hashable, Sendable {
             case imageTokens = "image_tokens"
         }
 
-        /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.textTokens = try container.decode(Swift.Int.self, forKey: .textTokens)
-            self.imageTokens = try container.decode(Swift.Int.self, forKey: .imageTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.textTokens = try reader.required(Swift.Int.self, .textTokens)
+            self.imageTokens = try reader.required(Swift.Int.self, .imageTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2450,11 +2502,13 @@ public typealias PartialImages = Swift.Int
 /// The output token details for the image generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenOutputTokensDetails`.
-public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable {
+public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of image output tokens generated by the model.
     public var imageTokens: Swift.Int
     /// The number of text output tokens generated by the model.
     public var textTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageGenOutputTokensDetails`.
     ///
@@ -2474,14 +2528,16 @@ public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable {
         case textTokens = "text_tokens"
     }
 
-    /// Decodes `ImageGenOutputTokensDetails` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenOutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.imageTokens = try container.decode(Swift.Int.self, forKey: .imageTokens)
-        self.textTokens = try container.decode(Swift.Int.self, forKey: .textTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.imageTokens = try reader.required(Swift.Int.self, .imageTokens)
+        self.textTokens = try reader.required(Swift.Int.self, .textTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2497,11 +2553,13 @@ public struct ImageGenOutputTokensDetails: Codable, Hashable, Sendable {
 /// The input tokens detailed information for the image generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenInputUsageDetails`.
-public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable {
+public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of text tokens in the input prompt.
     public var textTokens: Swift.Int
     /// The number of image tokens in the input prompt.
     public var imageTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageGenInputUsageDetails`.
     ///
@@ -2521,14 +2579,16 @@ public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable {
         case imageTokens = "image_tokens"
     }
 
-    /// Decodes `ImageGenInputUsageDetails` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenInputUsageDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.textTokens = try container.decode(Swift.Int.self, forKey: .textTokens)
-        self.imageTokens = try container.decode(Swift.Int.self, forKey: .imageTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.textTokens = try reader.required(Swift.Int.self, .textTokens)
+        self.imageTokens = try reader.required(Swift.Int.self, .imageTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2544,7 +2604,7 @@ public struct ImageGenInputUsageDetails: Codable, Hashable, Sendable {
 /// For `gpt-image-1` only, the token usage information for the image generation.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenUsage`.
-public struct ImageGenUsage: Codable, Hashable, Sendable {
+public struct ImageGenUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of tokens (images and text) in the input prompt.
     public var inputTokens: Swift.Int
     /// The total number of tokens (images and text) used for the image generation.
@@ -2555,6 +2615,8 @@ public struct ImageGenUsage: Codable, Hashable, Sendable {
     public var outputTokensDetails: ImageGenOutputTokensDetails?
     /// The input tokens detailed information for the image generation.
     public var inputTokensDetails: ImageGenInputUsageDetails
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageGenUsage`.
     ///
@@ -2586,17 +2648,19 @@ public struct ImageGenUsage: Codable, Hashable, Sendable {
         case inputTokensDetails = "input_tokens_details"
     }
 
-    /// Decodes `ImageGenUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
-        self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-        self.outputTokensDetails = try container.decodeIfPresent(ImageGenOutputTokensDetails.self, forKey: .outputTokensDetails)
-        self.inputTokensDetails = try container.decode(ImageGenInputUsageDetails.self, forKey: .inputTokensDetails)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+        self.outputTokensDetails = try reader.optional(ImageGenOutputTokensDetails.self, .outputTokensDetails)
+        self.inputTokensDetails = try reader.required(ImageGenInputUsageDetails.self, .inputTokensDetails)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

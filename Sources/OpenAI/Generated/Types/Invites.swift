@@ -6,7 +6,7 @@ import Foundation
 /// Represents an individual `invite` to the organization.
 ///
 /// - Remark: Generated from `#/components/schemas/Invite`.
-public struct Invite: Codable, Hashable, Sendable {
+public struct Invite: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The email address of the individual to whom the invite was sent
@@ -23,6 +23,8 @@ public struct Invite: Codable, Hashable, Sendable {
     public var acceptedAt: Swift.Int?
     /// The projects that were granted membership upon acceptance of the invite.
     public var projects: [Invite.ProjectValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Invite`.
     ///
@@ -67,21 +69,23 @@ public struct Invite: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Invite` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Invite` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.invite", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.email = try container.decode(Swift.String.self, forKey: .email)
-        self.role = try container.decode(Invite.RoleValue.self, forKey: .role)
-        self.status = try container.decode(Invite.Status.self, forKey: .status)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.acceptedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .acceptedAt)
-        self.projects = try container.decodeIfPresent([Invite.ProjectValue].self, forKey: .projects) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.invite", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.email = try reader.required(Swift.String.self, .email)
+        self.role = try reader.required(Invite.RoleValue.self, .role)
+        self.status = try reader.required(Invite.Status.self, .status)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.acceptedAt = try reader.optional(Swift.Int.self, .acceptedAt)
+        self.projects = try reader.required([Invite.ProjectValue].self, .projects)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -144,11 +148,13 @@ public struct Invite: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/Invite/properties/projects/items`.
-    public struct ProjectValue: Codable, Hashable, Sendable {
+    public struct ProjectValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Project's public ID
         public var id: Swift.String
         /// Project membership role
         public var role: Invite.ProjectValue.RoleValue
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ProjectValue`.
         ///
@@ -168,14 +174,16 @@ public struct Invite: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes `ProjectValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.role = try container.decode(Invite.ProjectValue.RoleValue.self, forKey: .role)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.role = try reader.required(Invite.ProjectValue.RoleValue.self, .role)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -211,11 +219,13 @@ public struct Invite: Codable, Hashable, Sendable {
 /// The `InviteDeleteResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/InviteDeleteResponse`.
-public struct InviteDeleteResponse: Codable, Hashable, Sendable {
+public struct InviteDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InviteDeleteResponse`.
     ///
@@ -236,15 +246,17 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `InviteDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.invite.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.invite.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -261,7 +273,7 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable {
 /// The `InviteListResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/InviteListResponse`.
-public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
+public struct InviteListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [Invite]
     /// The first `invite_id` in the retrieved `list`
@@ -270,6 +282,8 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// The `has_more` property is used for pagination to indicate there are additional results.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InviteListResponse`.
     ///
@@ -298,17 +312,19 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `InviteListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Invite].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Invite].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -334,13 +350,15 @@ public struct InviteListResponse: Codable, Hashable, Sendable, CursorPage {
 /// The `InviteRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/InviteRequest`.
-public struct InviteRequest: Codable, Hashable, Sendable {
+public struct InviteRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Send an email to this address
     public var email: Swift.String
     /// `owner` or `reader`
     public var role: InviteRequest.RoleValue
     /// An array of projects to which membership is granted at the same time the org invite is accepted. If omitted, the user will be invited to the default project for compatibility with legacy behavior. If empty list is passed, the user will not be invited to any projects, including the default one.
     public var projects: [InviteRequest.ProjectValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InviteRequest`.
     ///
@@ -364,15 +382,17 @@ public struct InviteRequest: Codable, Hashable, Sendable {
         case projects
     }
 
-    /// Decodes `InviteRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.email = try container.decode(Swift.String.self, forKey: .email)
-        self.role = try container.decode(InviteRequest.RoleValue.self, forKey: .role)
-        self.projects = try container.decodeIfPresent([InviteRequest.ProjectValue].self, forKey: .projects)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.email = try reader.required(Swift.String.self, .email)
+        self.role = try reader.required(InviteRequest.RoleValue.self, .role)
+        self.projects = try reader.optional([InviteRequest.ProjectValue].self, .projects)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -407,11 +427,13 @@ public struct InviteRequest: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/projects/items`.
-    public struct ProjectValue: Codable, Hashable, Sendable {
+    public struct ProjectValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Project's public ID
         public var id: Swift.String
         /// Project membership role
         public var role: InviteRequest.ProjectValue.RoleValue
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ProjectValue`.
         ///
@@ -431,14 +453,16 @@ public struct InviteRequest: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes `ProjectValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ProjectValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.role = try container.decode(InviteRequest.ProjectValue.RoleValue.self, forKey: .role)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.role = try reader.required(InviteRequest.ProjectValue.RoleValue.self, .role)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

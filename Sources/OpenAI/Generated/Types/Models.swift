@@ -6,13 +6,15 @@ import Foundation
 /// The `DeleteModelResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteModelResponse`.
-public struct DeleteModelResponse: Codable, Hashable, Sendable {
+public struct DeleteModelResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
     /// The `object` member.
     public var object: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteModelResponse`.
     ///
@@ -36,15 +38,17 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteModelResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteModelResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -61,9 +65,11 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable {
 /// The `ListModelsResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListModelsResponse`.
-public struct ListModelsResponse: Codable, Hashable, Sendable {
+public struct ListModelsResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `data` member.
     public var data: [Model]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListModelsResponse`.
     ///
@@ -78,14 +84,16 @@ public struct ListModelsResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ListModelsResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListModelsResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Model].self, forKey: .data) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Model].self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -101,7 +109,7 @@ public struct ListModelsResponse: Codable, Hashable, Sendable {
 /// Describes an OpenAI model offering that can be used with the API.
 ///
 /// - Remark: Generated from `#/components/schemas/Model`.
-public struct Model: Codable, Hashable, Sendable {
+public struct Model: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The model identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) when the model was created.
@@ -110,6 +118,8 @@ public struct Model: Codable, Hashable, Sendable {
     public var ownedBy: Swift.String
     /// The date when the model will shut down, or null if not announced.
     public var shutdownDate: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Model`.
     ///
@@ -138,17 +148,19 @@ public struct Model: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Model` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Model` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("model", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.created = try container.decode(Swift.Int.self, forKey: .created)
-        self.ownedBy = try container.decode(Swift.String.self, forKey: .ownedBy)
-        self.shutdownDate = try container.decodeIfPresent(Swift.String.self, forKey: .shutdownDate)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("model", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.created = try reader.required(Swift.Int.self, .created)
+        self.ownedBy = try reader.required(Swift.String.self, .ownedBy)
+        self.shutdownDate = try reader.optional(Swift.String.self, .shutdownDate)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// The `CreateModerationRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest`.
-public struct CreateModerationRequest: Codable, Hashable, Sendable {
+public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
     /// an array of multi-modal input objects similar to other models.
     public var input: CreateModerationRequest.Input
@@ -14,6 +14,8 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
     /// [the moderation guide](/docs/guides/moderation), and learn about
     /// available models [here](/docs/models#moderation).
     public var model: CreateModerationRequest.ModelValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateModerationRequest`.
     ///
@@ -33,14 +35,16 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         case model
     }
 
-    /// Decodes `CreateModerationRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateModerationRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decode(CreateModerationRequest.Input.self, forKey: .input)
-        self.model = try container.decodeIfPresent(CreateModerationRequest.ModelValue.self, forKey: .model)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.required(CreateModerationRequest.Input.self, .input)
+        self.model = try reader.optional(CreateModerationRequest.ModelValue.self, .model)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -58,7 +62,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input`.
-    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of text to classify for moderation.
         case string(Swift.String)
         /// An array of strings to classify for moderation.
@@ -75,15 +79,15 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [Swift.String](from: decoder) {
+            if let value = decoder.attemptCase([Swift.String].self) {
                 self = .strings(value)
                 return
             }
-            if let value = try? [CreateModerationRequest.Input.Value](from: decoder) {
+            if let value = decoder.attemptCase([CreateModerationRequest.Input.Value].self) {
                 self = .values(value)
                 return
             }
@@ -107,7 +111,7 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items`.
-        public enum Value: Codable, Hashable, Sendable {
+        public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// An object describing an image to classify. (type: `image_url`)
             case imageURL(CreateModerationRequest.Input.Value.ImageURL)
             /// An object describing text to classify. (type: `text`)
@@ -143,9 +147,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             /// An object describing an image to classify.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0`.
-            public struct ImageURL: Codable, Hashable, Sendable {
+            public struct ImageURL: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 public var imageURL: CreateModerationRequest.Input.Value.ImageURL.ImageURLValue
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `ImageURL`.
                 ///
@@ -160,14 +166,16 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
+                /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    try container.decodeConstant("image_url", forKey: .type)
-                    self.imageURL = try container.decode(CreateModerationRequest.Input.Value.ImageURL.ImageURLValue.self, forKey: .imageURL)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    try reader.constant("image_url", .type, required: true)
+                    self.imageURL = try reader.required(CreateModerationRequest.Input.Value.ImageURL.ImageURLValue.self, .imageURL)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -182,9 +190,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                 /// Contains either an image URL or a data URL for a base64 encoded image.
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/0/properties/image_url`.
-                public struct ImageURLValue: Codable, Hashable, Sendable {
+                public struct ImageURLValue: Codable, Hashable, Sendable, SpecDeviationReporting {
                     /// Either a URL of the image or the base64 encoded image data.
                     public var url: Swift.String
+                    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                    public private(set) var specDeviations = SpecDeviations()
 
                     /// Creates a new `ImageURLValue`.
                     ///
@@ -198,13 +208,15 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                         case url
                     }
 
-                    /// Decodes `ImageURLValue` from its JSON object; members it does not declare are ignored.
+                    /// Decodes `ImageURLValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+                    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                     ///
-                    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                    ///   of a member whose value does not fit its type.
+                    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                    ///   naming the coding path of a required member that is missing or of a member that does not fit.
                     public init(from decoder: any Decoder) throws {
-                        let container = try decoder.container(keyedBy: CodingKeys.self)
-                        self.url = try container.decode(Swift.String.self, forKey: .url)
+                        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                        self.url = try reader.required(Swift.String.self, .url)
+                        self.specDeviations = reader.finish()
                     }
 
                     /// Encodes this value as its JSON object, constants included.
@@ -220,9 +232,11 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
             /// An object describing text to classify.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items/oneOf/1`.
-            public struct Text: Codable, Hashable, Sendable {
+            public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// A string of text to classify.
                 public var text: Swift.String
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `Text`.
                 ///
@@ -237,14 +251,16 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes `Text` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    try container.decodeConstant("text", forKey: .type)
-                    self.text = try container.decode(Swift.String.self, forKey: .text)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    try reader.constant("text", .type, required: true)
+                    self.text = try reader.required(Swift.String.self, .text)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -290,13 +306,15 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable {
 /// Represents if a given text input is potentially harmful.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateModerationResponse`.
-public struct CreateModerationResponse: Codable, Hashable, Sendable {
+public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier for the moderation request.
     public var id: Swift.String
     /// The model used to generate the moderation results.
     public var model: Swift.String
     /// A list of moderation objects.
     public var results: [CreateModerationResponse.ResultValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateModerationResponse`.
     ///
@@ -320,15 +338,17 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         case results
     }
 
-    /// Decodes `CreateModerationResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateModerationResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.results = try container.decodeIfPresent([CreateModerationResponse.ResultValue].self, forKey: .results) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.results = try reader.required([CreateModerationResponse.ResultValue].self, .results)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -344,7 +364,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items`.
-    public struct ResultValue: Codable, Hashable, Sendable {
+    public struct ResultValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Whether any of the below categories are flagged.
         public var flagged: Swift.Bool
         /// A list of the categories, and whether they are flagged or not.
@@ -353,6 +373,8 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         public var categoryScores: CreateModerationResponse.ResultValue.CategoryScores
         /// A list of the categories along with the input type(s) that the score applies to.
         public var categoryAppliedInputTypes: CreateModerationResponse.ResultValue.CategoryAppliedInputTypes
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResultValue`.
         ///
@@ -380,16 +402,18 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             case categoryAppliedInputTypes = "category_applied_input_types"
         }
 
-        /// Decodes `ResultValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.flagged = try container.decode(Swift.Bool.self, forKey: .flagged)
-            self.categories = try container.decode(CreateModerationResponse.ResultValue.Categories.self, forKey: .categories)
-            self.categoryScores = try container.decode(CreateModerationResponse.ResultValue.CategoryScores.self, forKey: .categoryScores)
-            self.categoryAppliedInputTypes = try container.decode(CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.self, forKey: .categoryAppliedInputTypes)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.flagged = try reader.required(Swift.Bool.self, .flagged)
+            self.categories = try reader.required(CreateModerationResponse.ResultValue.Categories.self, .categories)
+            self.categoryScores = try reader.required(CreateModerationResponse.ResultValue.CategoryScores.self, .categoryScores)
+            self.categoryAppliedInputTypes = try reader.required(CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.self, .categoryAppliedInputTypes)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -406,7 +430,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         /// A list of the categories, and whether they are flagged or not.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/categories`.
-        public struct Categories: Codable, Hashable, Sendable {
+        public struct Categories: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Content that expresses, incites, or promotes hate based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste. Hateful content aimed at non-protected groups (e.g., chess players) is harassment.
             public var hate: Swift.Bool
             /// Hateful content that also includes violence or serious harm towards the targeted group based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste.
@@ -433,6 +457,8 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             public var violence: Swift.Bool
             /// Content that depicts death, violence, or physical injury in graphic detail.
             public var violenceGraphic: Swift.Bool
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Categories`.
             ///
@@ -496,25 +522,27 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
-            /// Decodes `Categories` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Categories` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.hate = try container.decode(Swift.Bool.self, forKey: .hate)
-                self.hateThreatening = try container.decode(Swift.Bool.self, forKey: .hateThreatening)
-                self.harassment = try container.decode(Swift.Bool.self, forKey: .harassment)
-                self.harassmentThreatening = try container.decode(Swift.Bool.self, forKey: .harassmentThreatening)
-                self.illicit = try container.decodeIfPresent(Swift.Bool.self, forKey: .illicit)
-                self.illicitViolent = try container.decodeIfPresent(Swift.Bool.self, forKey: .illicitViolent)
-                self.selfHarm = try container.decode(Swift.Bool.self, forKey: .selfHarm)
-                self.selfHarmIntent = try container.decode(Swift.Bool.self, forKey: .selfHarmIntent)
-                self.selfHarmInstructions = try container.decode(Swift.Bool.self, forKey: .selfHarmInstructions)
-                self.sexual = try container.decode(Swift.Bool.self, forKey: .sexual)
-                self.sexualMinors = try container.decode(Swift.Bool.self, forKey: .sexualMinors)
-                self.violence = try container.decode(Swift.Bool.self, forKey: .violence)
-                self.violenceGraphic = try container.decode(Swift.Bool.self, forKey: .violenceGraphic)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.hate = try reader.required(Swift.Bool.self, .hate)
+                self.hateThreatening = try reader.required(Swift.Bool.self, .hateThreatening)
+                self.harassment = try reader.required(Swift.Bool.self, .harassment)
+                self.harassmentThreatening = try reader.required(Swift.Bool.self, .harassmentThreatening)
+                self.illicit = try reader.optional(Swift.Bool.self, .illicit)
+                self.illicitViolent = try reader.optional(Swift.Bool.self, .illicitViolent)
+                self.selfHarm = try reader.required(Swift.Bool.self, .selfHarm)
+                self.selfHarmIntent = try reader.required(Swift.Bool.self, .selfHarmIntent)
+                self.selfHarmInstructions = try reader.required(Swift.Bool.self, .selfHarmInstructions)
+                self.sexual = try reader.required(Swift.Bool.self, .sexual)
+                self.sexualMinors = try reader.required(Swift.Bool.self, .sexualMinors)
+                self.violence = try reader.required(Swift.Bool.self, .violence)
+                self.violenceGraphic = try reader.required(Swift.Bool.self, .violenceGraphic)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -541,7 +569,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         /// A list of the categories along with their scores as predicted by model.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_scores`.
-        public struct CategoryScores: Codable, Hashable, Sendable {
+        public struct CategoryScores: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The score for the category 'hate'.
             public var hate: Swift.Double
             /// The score for the category 'hate/threatening'.
@@ -568,6 +596,8 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             public var violence: Swift.Double
             /// The score for the category 'violence/graphic'.
             public var violenceGraphic: Swift.Double
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CategoryScores`.
             ///
@@ -631,25 +661,27 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
-            /// Decodes `CategoryScores` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CategoryScores` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.hate = try container.decode(Swift.Double.self, forKey: .hate)
-                self.hateThreatening = try container.decode(Swift.Double.self, forKey: .hateThreatening)
-                self.harassment = try container.decode(Swift.Double.self, forKey: .harassment)
-                self.harassmentThreatening = try container.decode(Swift.Double.self, forKey: .harassmentThreatening)
-                self.illicit = try container.decode(Swift.Double.self, forKey: .illicit)
-                self.illicitViolent = try container.decode(Swift.Double.self, forKey: .illicitViolent)
-                self.selfHarm = try container.decode(Swift.Double.self, forKey: .selfHarm)
-                self.selfHarmIntent = try container.decode(Swift.Double.self, forKey: .selfHarmIntent)
-                self.selfHarmInstructions = try container.decode(Swift.Double.self, forKey: .selfHarmInstructions)
-                self.sexual = try container.decode(Swift.Double.self, forKey: .sexual)
-                self.sexualMinors = try container.decode(Swift.Double.self, forKey: .sexualMinors)
-                self.violence = try container.decode(Swift.Double.self, forKey: .violence)
-                self.violenceGraphic = try container.decode(Swift.Double.self, forKey: .violenceGraphic)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.hate = try reader.required(Swift.Double.self, .hate)
+                self.hateThreatening = try reader.required(Swift.Double.self, .hateThreatening)
+                self.harassment = try reader.required(Swift.Double.self, .harassment)
+                self.harassmentThreatening = try reader.required(Swift.Double.self, .harassmentThreatening)
+                self.illicit = try reader.required(Swift.Double.self, .illicit)
+                self.illicitViolent = try reader.required(Swift.Double.self, .illicitViolent)
+                self.selfHarm = try reader.required(Swift.Double.self, .selfHarm)
+                self.selfHarmIntent = try reader.required(Swift.Double.self, .selfHarmIntent)
+                self.selfHarmInstructions = try reader.required(Swift.Double.self, .selfHarmInstructions)
+                self.sexual = try reader.required(Swift.Double.self, .sexual)
+                self.sexualMinors = try reader.required(Swift.Double.self, .sexualMinors)
+                self.violence = try reader.required(Swift.Double.self, .violence)
+                self.violenceGraphic = try reader.required(Swift.Double.self, .violenceGraphic)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -676,7 +708,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
         /// A list of the categories along with the input type(s) that the score applies to.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types`.
-        public struct CategoryAppliedInputTypes: Codable, Hashable, Sendable {
+        public struct CategoryAppliedInputTypes: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The applied input type(s) for the category 'hate'.
             public var hate: [Swift.String]
             /// The applied input type(s) for the category 'hate/threatening'.
@@ -703,6 +735,8 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
             public var violence: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem]
             /// The applied input type(s) for the category 'violence/graphic'.
             public var violenceGraphic: [CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem]
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `CategoryAppliedInputTypes`.
             ///
@@ -766,25 +800,27 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable {
                 case violenceGraphic = "violence/graphic"
             }
 
-            /// Decodes `CategoryAppliedInputTypes` from its JSON object; members it does not declare are ignored.
+            /// Decodes `CategoryAppliedInputTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.hate = try container.decodeIfPresent([Swift.String].self, forKey: .hate) ?? []
-                self.hateThreatening = try container.decodeIfPresent([Swift.String].self, forKey: .hateThreatening) ?? []
-                self.harassment = try container.decodeIfPresent([Swift.String].self, forKey: .harassment) ?? []
-                self.harassmentThreatening = try container.decodeIfPresent([Swift.String].self, forKey: .harassmentThreatening) ?? []
-                self.illicit = try container.decodeIfPresent([Swift.String].self, forKey: .illicit) ?? []
-                self.illicitViolent = try container.decodeIfPresent([Swift.String].self, forKey: .illicitViolent) ?? []
-                self.selfHarm = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmItem].self, forKey: .selfHarm) ?? []
-                self.selfHarmIntent = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmIntentItem].self, forKey: .selfHarmIntent) ?? []
-                self.selfHarmInstructions = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmInstruction].self, forKey: .selfHarmInstructions) ?? []
-                self.sexual = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SexualItem].self, forKey: .sexual) ?? []
-                self.sexualMinors = try container.decodeIfPresent([Swift.String].self, forKey: .sexualMinors) ?? []
-                self.violence = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem].self, forKey: .violence) ?? []
-                self.violenceGraphic = try container.decodeIfPresent([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem].self, forKey: .violenceGraphic) ?? []
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.hate = try reader.required([Swift.String].self, .hate)
+                self.hateThreatening = try reader.required([Swift.String].self, .hateThreatening)
+                self.harassment = try reader.required([Swift.String].self, .harassment)
+                self.harassmentThreatening = try reader.required([Swift.String].self, .harassmentThreatening)
+                self.illicit = try reader.required([Swift.String].self, .illicit)
+                self.illicitViolent = try reader.required([Swift.String].self, .illicitViolent)
+                self.selfHarm = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmItem].self, .selfHarm)
+                self.selfHarmIntent = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmIntentItem].self, .selfHarmIntent)
+                self.selfHarmInstructions = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SelfHarmInstruction].self, .selfHarmInstructions)
+                self.sexual = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.SexualItem].self, .sexual)
+                self.sexualMinors = try reader.required([Swift.String].self, .sexualMinors)
+                self.violence = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceItem].self, .violence)
+                self.violenceGraphic = try reader.required([CreateModerationResponse.ResultValue.CategoryAppliedInputTypes.ViolenceGraphicItem].self, .violenceGraphic)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.

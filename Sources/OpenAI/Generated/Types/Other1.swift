@@ -6,7 +6,7 @@ import Foundation
 /// Represents an individual Admin API key in an org.
 ///
 /// - Remark: Generated from `#/components/schemas/AdminApiKey`.
-public struct AdminAPIKey: Codable, Hashable, Sendable {
+public struct AdminAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the API key
@@ -21,6 +21,8 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
     public var lastUsedAt: Swift.Int?
     /// The `owner` member.
     public var owner: AdminAPIKey.Owner
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AdminAPIKey`.
     ///
@@ -61,20 +63,22 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `AdminAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdminAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.admin_api_key", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.redactedValue = try container.decode(Swift.String.self, forKey: .redactedValue)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.lastUsedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .lastUsedAt)
-        self.owner = try container.decode(AdminAPIKey.Owner.self, forKey: .owner)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.admin_api_key", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.redactedValue = try reader.required(Swift.String.self, .redactedValue)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.lastUsedAt = try reader.optional(Swift.Int.self, .lastUsedAt)
+        self.owner = try reader.required(AdminAPIKey.Owner.self, .owner)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -95,7 +99,7 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
     /// The `owner` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
-    public struct Owner: Codable, Hashable, Sendable {
+    public struct Owner: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Always `user`
         public var type: Swift.String?
         /// The object type, which is always organization.user
@@ -108,6 +112,8 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
         public var createdAt: Swift.Int?
         /// Always `owner`
         public var role: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Owner`.
         ///
@@ -143,18 +149,20 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes `Owner` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.createdAt = try container.decodeIfPresent(Swift.Int.self, forKey: .createdAt)
-            self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.object = try reader.optional(Swift.String.self, .object)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.createdAt = try reader.optional(Swift.Int.self, .createdAt)
+            self.role = try reader.optional(Swift.String.self, .role)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -175,7 +183,7 @@ public struct AdminAPIKey: Codable, Hashable, Sendable {
 /// The `AdminApiKeyCreateResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AdminApiKeyCreateResponse`.
-public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
+public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the API key
@@ -192,6 +200,8 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
     public var owner: AdminAPIKeyCreateResponse.Owner
     /// The value of the API key. Only shown on create.
     public var value: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AdminAPIKeyCreateResponse`.
     ///
@@ -236,21 +246,23 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `AdminAPIKeyCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdminAPIKeyCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.admin_api_key", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.redactedValue = try container.decode(Swift.String.self, forKey: .redactedValue)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.lastUsedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .lastUsedAt)
-        self.owner = try container.decode(AdminAPIKeyCreateResponse.Owner.self, forKey: .owner)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.admin_api_key", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.redactedValue = try reader.required(Swift.String.self, .redactedValue)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.lastUsedAt = try reader.optional(Swift.Int.self, .lastUsedAt)
+        self.owner = try reader.required(AdminAPIKeyCreateResponse.Owner.self, .owner)
+        self.value = try reader.required(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -272,7 +284,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
     /// The `owner` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
-    public struct Owner: Codable, Hashable, Sendable {
+    public struct Owner: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Always `user`
         public var type: Swift.String?
         /// The object type, which is always organization.user
@@ -285,6 +297,8 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
         public var createdAt: Swift.Int?
         /// Always `owner`
         public var role: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Owner`.
         ///
@@ -320,18 +334,20 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
             case role
         }
 
-        /// Decodes `Owner` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.createdAt = try container.decodeIfPresent(Swift.Int.self, forKey: .createdAt)
-            self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.object = try reader.optional(Swift.String.self, .object)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.createdAt = try reader.optional(Swift.Int.self, .createdAt)
+            self.role = try reader.optional(Swift.String.self, .role)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -352,7 +368,7 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable {
 /// The `ApiKeyList` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ApiKeyList`.
-public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
+public struct APIKeyList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [AdminAPIKey]
     /// The `has_more` member.
@@ -361,6 +377,8 @@ public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
     public var firstID: Swift.String?
     /// The `last_id` member.
     public var lastID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `APIKeyList`.
     ///
@@ -389,17 +407,19 @@ public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `APIKeyList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `APIKeyList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([AdminAPIKey].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([AdminAPIKey].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -445,7 +465,7 @@ public struct APIKeyList: Codable, Hashable, Sendable, CursorPage {
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantStreamEvent`.
-public enum AssistantStreamEvent: Codable, Hashable, Sendable {
+public enum AssistantStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// event: `thread.created`
     case threadCreated(ThreadStreamEvent)
     /// event: `thread.run.created`, `thread.run.queued`, `thread.run.in_progress`, `thread.run.requires_action`, `thread.run.completed`, `thread.run.incomplete`, `thread.run.failed`, `thread.run.cancelling`, `thread.run.cancelled`, `thread.run.expired`
@@ -502,9 +522,11 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable {
 /// The output of a code interpreter tool call that is a file.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput`.
-public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
+public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `files` member.
     public var files: [CodeInterpreterFileOutput.File]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodeInterpreterFileOutput`.
     ///
@@ -519,14 +541,16 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodeInterpreterFileOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterFileOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("files", forKey: .type)
-        self.files = try container.decodeIfPresent([CodeInterpreterFileOutput.File].self, forKey: .files) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("files", .type, required: true)
+        self.files = try reader.required([CodeInterpreterFileOutput.File].self, .files)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -541,11 +565,13 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput/properties/files/items`.
-    public struct File: Codable, Hashable, Sendable {
+    public struct File: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The MIME type of the file.
         public var mimeType: Swift.String
         /// The ID of the file.
         public var fileID: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `File`.
         ///
@@ -565,14 +591,16 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
             case fileID = "file_id"
         }
 
-        /// Decodes `File` from its JSON object; members it does not declare are ignored.
+        /// Decodes `File` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.mimeType = try container.decode(Swift.String.self, forKey: .mimeType)
-            self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.mimeType = try reader.required(Swift.String.self, .mimeType)
+            self.fileID = try reader.required(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -589,9 +617,11 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable {
 /// The output of a code interpreter tool call that is text.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterTextOutput`.
-public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
+public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The logs of the code interpreter tool call.
     public var logs: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodeInterpreterTextOutput`.
     ///
@@ -606,14 +636,16 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodeInterpreterTextOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterTextOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.logs = try container.decode(Swift.String.self, forKey: .logs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.logs = try reader.required(Swift.String.self, .logs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -629,7 +661,7 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable {
 /// The `ContainerFileListResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
-public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage {
+public struct ContainerFileListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of container files.
     public var data: [ContainerFileResource]
     /// The ID of the first file in the list.
@@ -638,6 +670,8 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage
     public var lastID: Swift.String
     /// Whether there are more files available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerFileListResource`.
     ///
@@ -666,17 +700,19 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
-    /// Decodes `ContainerFileListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ContainerFileResource].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ContainerFileResource].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -702,7 +738,7 @@ public struct ContainerFileListResource: Codable, Hashable, Sendable, CursorPage
 /// The container file object
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerFileResource`.
-public struct ContainerFileResource: Codable, Hashable, Sendable {
+public struct ContainerFileResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the file.
     public var id: Swift.String
     /// The type of this object (`container.file`).
@@ -717,6 +753,8 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
     public var path: Swift.String
     /// Source of the file (e.g., `user`, `assistant`).
     public var source: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerFileResource`.
     ///
@@ -756,19 +794,21 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
         case source
     }
 
-    /// Decodes `ContainerFileResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.bytes = try container.decode(Swift.Int.self, forKey: .bytes)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.source = try container.decode(Swift.String.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.bytes = try reader.required(Swift.Int.self, .bytes)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.source = try reader.required(Swift.String.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -789,7 +829,7 @@ public struct ContainerFileResource: Codable, Hashable, Sendable {
 /// The `ContainerListResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerListResource`.
-public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
+public struct ContainerListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of containers.
     public var data: [ContainerResource]
     /// The ID of the first container in the list.
@@ -798,6 +838,8 @@ public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String
     /// Whether there are more containers available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerListResource`.
     ///
@@ -826,17 +868,19 @@ public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ContainerListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ContainerResource].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ContainerResource].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -862,7 +906,7 @@ public struct ContainerListResource: Codable, Hashable, Sendable, CursorPage {
 /// The container object
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerResource`.
-public struct ContainerResource: Codable, Hashable, Sendable {
+public struct ContainerResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the container.
     public var id: Swift.String
     /// The type of this object.
@@ -883,6 +927,8 @@ public struct ContainerResource: Codable, Hashable, Sendable {
     public var memoryLimit: ContainerResource.MemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: ContainerResource.NetworkPolicy?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerResource`.
     ///
@@ -930,21 +976,23 @@ public struct ContainerResource: Codable, Hashable, Sendable {
         case networkPolicy = "network_policy"
     }
 
-    /// Decodes `ContainerResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.status = try container.decode(Swift.String.self, forKey: .status)
-        self.lastActiveAt = try container.decodeIfPresent(Swift.Int.self, forKey: .lastActiveAt)
-        self.expiresAfter = try container.decodeIfPresent(ContainerResource.ExpiresAfter.self, forKey: .expiresAfter)
-        self.memoryLimit = try container.decodeIfPresent(ContainerResource.MemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(ContainerResource.NetworkPolicy.self, forKey: .networkPolicy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.status = try reader.required(Swift.String.self, .status)
+        self.lastActiveAt = try reader.optional(Swift.Int.self, .lastActiveAt)
+        self.expiresAfter = try reader.optional(ContainerResource.ExpiresAfter.self, .expiresAfter)
+        self.memoryLimit = try reader.optional(ContainerResource.MemoryLimit.self, .memoryLimit)
+        self.networkPolicy = try reader.optional(ContainerResource.NetworkPolicy.self, .networkPolicy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -968,9 +1016,11 @@ public struct ContainerResource: Codable, Hashable, Sendable {
     /// The minutes is the number of minutes after the anchor before the container expires.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Hashable, Sendable {
+    public struct ExpiresAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of minutes after the anchor before the container expires.
         public var minutes: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -985,14 +1035,16 @@ public struct ContainerResource: Codable, Hashable, Sendable {
             case anchor
         }
 
-        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("last_active_at", forKey: .anchor)
-            self.minutes = try container.decodeIfPresent(Swift.Int.self, forKey: .minutes)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("last_active_at", .anchor, required: false)
+            self.minutes = try reader.optional(Swift.Int.self, .minutes)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1033,11 +1085,13 @@ public struct ContainerResource: Codable, Hashable, Sendable {
     /// Network access policy for the container.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerResource/properties/network_policy`.
-    public struct NetworkPolicy: Codable, Hashable, Sendable {
+    public struct NetworkPolicy: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The network policy mode.
         public var type: ContainerResource.NetworkPolicy.TypeValue
         /// Allowed outbound domains when `type` is `allowlist`.
         public var allowedDomains: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `NetworkPolicy`.
         ///
@@ -1057,14 +1111,16 @@ public struct ContainerResource: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
-        /// Decodes `NetworkPolicy` from its JSON object; members it does not declare are ignored.
+        /// Decodes `NetworkPolicy` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(ContainerResource.NetworkPolicy.TypeValue.self, forKey: .type)
-            self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.required(ContainerResource.NetworkPolicy.TypeValue.self, .type)
+            self.allowedDomains = try reader.optional([Swift.String].self, .allowedDomains)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1102,7 +1158,7 @@ public struct ContainerResource: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Content`.
-public enum Content: Codable, Hashable, Sendable {
+public enum Content: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// type: `input_text`, `input_image`, `input_file`
     case inputContent(InputContent)
     /// type: `output_text`, `refusal`, `reasoning_text`
@@ -1139,7 +1195,7 @@ public enum Content: Codable, Hashable, Sendable {
 /// The `CreateContainerBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateContainerBody`.
-public struct CreateContainerBody: Codable, Hashable, Sendable {
+public struct CreateContainerBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Name of the container to create.
     public var name: Swift.String
     /// IDs of files to copy to the container.
@@ -1152,6 +1208,8 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     public var memoryLimit: CreateContainerBody.MemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: CreateContainerBody.NetworkPolicy?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateContainerBody`.
     ///
@@ -1187,18 +1245,20 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
         case networkPolicy = "network_policy"
     }
 
-    /// Decodes `CreateContainerBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateContainerBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.expiresAfter = try container.decodeIfPresent(CreateContainerBody.ExpiresAfter.self, forKey: .expiresAfter)
-        self.skills = try container.decodeIfPresent([CreateContainerBody.Skill].self, forKey: .skills)
-        self.memoryLimit = try container.decodeIfPresent(CreateContainerBody.MemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(CreateContainerBody.NetworkPolicy.self, forKey: .networkPolicy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+        self.expiresAfter = try reader.optional(CreateContainerBody.ExpiresAfter.self, .expiresAfter)
+        self.skills = try reader.optional([CreateContainerBody.Skill].self, .skills)
+        self.memoryLimit = try reader.optional(CreateContainerBody.MemoryLimit.self, .memoryLimit)
+        self.networkPolicy = try reader.optional(CreateContainerBody.NetworkPolicy.self, .networkPolicy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1217,9 +1277,11 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     /// Container expiration time in seconds relative to the 'anchor' time.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Hashable, Sendable {
+    public struct ExpiresAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `minutes` member.
         public var minutes: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -1234,14 +1296,16 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
             case anchor
         }
 
-        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("last_active_at", forKey: .anchor)
-            self.minutes = try container.decode(Swift.Int.self, forKey: .minutes)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("last_active_at", .anchor, required: true)
+            self.minutes = try reader.required(Swift.Int.self, .minutes)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1259,7 +1323,7 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/skills/items`.
-    public enum Skill: Codable, Hashable, Sendable {
+    public enum Skill: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `skill_reference`
         case skillReference(SkillReferenceParam)
         /// type: `inline`
@@ -1323,7 +1387,7 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
+    public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `disabled`
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// type: `allowlist`
@@ -1361,13 +1425,15 @@ public struct CreateContainerBody: Codable, Hashable, Sendable {
 /// The `CreateContainerFileBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateContainerFileBody`.
-public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateContainerFileBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Name of the file to create.
     public var fileID: Swift.String?
     /// The File object (not file name) to be uploaded.
     ///
     /// Raw bytes.
     public var file: FileUpload?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateContainerFileBody`.
     ///
@@ -1387,14 +1453,16 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFor
         case file
     }
 
-    /// Decodes `CreateContainerFileBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateContainerFileBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.file = try container.decodeIfPresent(FileUpload.self, forKey: .file)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.file = try reader.optional(FileUpload.self, .file)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1415,11 +1483,13 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, MultipartFor
 /// The deleted conversation object
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedConversation`.
-public struct DeletedConversation: Codable, Hashable, Sendable {
+public struct DeletedConversation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `deleted` member.
     public var deleted: Swift.Bool
     /// The `id` member.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedConversation`.
     ///
@@ -1440,15 +1510,17 @@ public struct DeletedConversation: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeletedConversation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1465,7 +1537,10 @@ public struct DeletedConversation: Codable, Hashable, Sendable {
 /// Occurs when a stream ends.
 ///
 /// - Remark: Generated from `#/components/schemas/DoneEvent`.
-public struct DoneEvent: Codable, Hashable, Sendable {
+public struct DoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `DoneEvent`.
     public init() {
     }
@@ -1475,14 +1550,16 @@ public struct DoneEvent: Codable, Hashable, Sendable {
         case data
     }
 
-    /// Decodes `DoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("done", forKey: .event)
-        try container.decodeConstant("[DONE]", forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("done", .event, required: true)
+        try reader.constant("[DONE]", .data, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1498,9 +1575,11 @@ public struct DoneEvent: Codable, Hashable, Sendable {
 /// Occurs when an [error](/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout.
 ///
 /// - Remark: Generated from `#/components/schemas/ErrorEvent`.
-public struct ErrorEvent: Codable, Hashable, Sendable {
+public struct ErrorEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `data` member.
     public var data: ErrorObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorEvent`.
     ///
@@ -1515,14 +1594,16 @@ public struct ErrorEvent: Codable, Hashable, Sendable {
         case event
     }
 
-    /// Decodes `ErrorEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .event)
-        self.data = try container.decode(ErrorObject.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .event, required: true)
+        self.data = try reader.required(ErrorObject.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1538,13 +1619,15 @@ public struct ErrorEvent: Codable, Hashable, Sendable {
 /// A log probability object.
 ///
 /// - Remark: Generated from `#/components/schemas/LogProbProperties`.
-public struct LogProbProperties: Codable, Hashable, Sendable {
+public struct LogProbProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The token that was used to generate the log probability.
     public var token: Swift.String
     /// The log probability of the token.
     public var logprob: Swift.Double
     /// The bytes that were used to generate the log probability.
     public var bytes: [Swift.Int]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LogProbProperties`.
     ///
@@ -1568,15 +1651,17 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
         case bytes
     }
 
-    /// Decodes `LogProbProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LogProbProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.bytes = try reader.required([Swift.Int].self, .bytes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1593,11 +1678,13 @@ public struct LogProbProperties: Codable, Hashable, Sendable {
 /// References an image [File](/docs/api-reference/files) in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject`.
-public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
+public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
     /// The `image_file` member.
     public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageDeltaContentImageFileObject`.
     ///
@@ -1618,15 +1705,17 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageDeltaContentImageFileObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentImageFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_file", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.imageFile = try container.decodeIfPresent(MessageDeltaContentImageFileObject.ImageFile.self, forKey: .imageFile)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_file", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.imageFile = try reader.optional(MessageDeltaContentImageFileObject.ImageFile.self, .imageFile)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1642,11 +1731,13 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
     /// The `image_file` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file`.
-    public struct ImageFile: Codable, Hashable, Sendable {
+    public struct ImageFile: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String?
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageDeltaContentImageFileObject.ImageFile.Detail?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ImageFile`.
         ///
@@ -1666,14 +1757,16 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes `ImageFile` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageFile` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.detail = try container.decodeIfPresent(MessageDeltaContentImageFileObject.ImageFile.Detail.self, forKey: .detail)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.detail = try reader.optional(MessageDeltaContentImageFileObject.ImageFile.Detail.self, .detail)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1712,11 +1805,13 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable {
 /// References an image URL in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject`.
-public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
+public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
     /// The `image_url` member.
     public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageDeltaContentImageURLObject`.
     ///
@@ -1737,15 +1832,17 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageDeltaContentImageURLObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentImageURLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_url", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.imageURL = try container.decodeIfPresent(MessageDeltaContentImageURLObject.ImageURL.self, forKey: .imageURL)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_url", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.imageURL = try reader.optional(MessageDeltaContentImageURLObject.ImageURL.self, .imageURL)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1761,11 +1858,13 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
     /// The `image_url` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url`.
-    public struct ImageURL: Codable, Hashable, Sendable {
+    public struct ImageURL: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
         public var url: Swift.String?
         /// Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageDeltaContentImageURLObject.ImageURL.Detail?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ImageURL`.
         ///
@@ -1785,14 +1884,16 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
             case detail
         }
 
-        /// Decodes `ImageURL` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageURL` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
-            self.detail = try container.decodeIfPresent(MessageDeltaContentImageURLObject.ImageURL.Detail.self, forKey: .detail)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.url = try reader.optional(Swift.String.self, .url)
+            self.detail = try reader.optional(MessageDeltaContentImageURLObject.ImageURL.Detail.self, .detail)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1831,11 +1932,13 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable {
 /// The refusal content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentRefusalObject`.
-public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable {
+public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the refusal part in the message.
     public var index: Swift.Int
     /// The `refusal` member.
     public var refusal: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageDeltaContentRefusalObject`.
     ///
@@ -1856,15 +1959,17 @@ public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageDeltaContentRefusalObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentRefusalObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("refusal", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.refusal = try container.decodeIfPresent(Swift.String.self, forKey: .refusal)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("refusal", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.refusal = try reader.optional(Swift.String.self, .refusal)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1881,7 +1986,7 @@ public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable {
 /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject`.
-public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable {
+public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the annotation in the text content part.
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
@@ -1892,6 +1997,8 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
     public var startIndex: Swift.Int?
     /// The `end_index` member.
     public var endIndex: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageDeltaContentTextAnnotationsFileCitationObject`.
     ///
@@ -1924,18 +2031,20 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
         case type
     }
 
-    /// Decodes `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-        self.fileCitation = try container.decodeIfPresent(MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation.self, forKey: .fileCitation)
-        self.startIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .endIndex)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.text = try reader.optional(Swift.String.self, .text)
+        self.fileCitation = try reader.optional(MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation.self, .fileCitation)
+        self.startIndex = try reader.optional(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.optional(Swift.Int.self, .endIndex)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1954,11 +2063,13 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
     /// The `file_citation` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject/properties/file_citation`.
-    public struct FileCitation: Codable, Hashable, Sendable {
+    public struct FileCitation: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the specific File the citation is from.
         public var fileID: Swift.String?
         /// The specific quote in the file.
         public var quote: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FileCitation`.
         ///
@@ -1978,14 +2089,16 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
             case quote
         }
 
-        /// Decodes `FileCitation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.quote = try container.decodeIfPresent(Swift.String.self, forKey: .quote)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.quote = try reader.optional(Swift.String.self, .quote)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2002,7 +2115,7 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
 /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject`.
-public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable {
+public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the annotation in the text content part.
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
@@ -2013,6 +2126,8 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
     public var startIndex: Swift.Int?
     /// The `end_index` member.
     public var endIndex: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageDeltaContentTextAnnotationsFilePathObject`.
     ///
@@ -2045,18 +2160,20 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
         case type
     }
 
-    /// Decodes `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentTextAnnotationsFilePathObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_path", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-        self.filePath = try container.decodeIfPresent(MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue.self, forKey: .filePath)
-        self.startIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .endIndex)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_path", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.text = try reader.optional(Swift.String.self, .text)
+        self.filePath = try reader.optional(MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue.self, .filePath)
+        self.startIndex = try reader.optional(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.optional(Swift.Int.self, .endIndex)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2075,9 +2192,11 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
     /// The `file_path` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
-    public struct FilePathValue: Codable, Hashable, Sendable {
+    public struct FilePathValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the file that was generated.
         public var fileID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FilePathValue`.
         ///
@@ -2091,13 +2210,15 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
             case fileID = "file_id"
         }
 
-        /// Decodes `FilePathValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FilePathValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2113,11 +2234,13 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
 /// The text content that is part of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject`.
-public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
+public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
     /// The `text` member.
     public var text: MessageDeltaContentTextObject.Text?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageDeltaContentTextObject`.
     ///
@@ -2138,15 +2261,17 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MessageDeltaContentTextObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaContentTextObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.text = try container.decodeIfPresent(MessageDeltaContentTextObject.Text.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.text = try reader.optional(MessageDeltaContentTextObject.Text.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2162,11 +2287,13 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
     /// The `text` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text`.
-    public struct Text: Codable, Hashable, Sendable {
+    public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The data that makes up the text.
         public var value: Swift.String?
         /// The `annotations` member.
         public var annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Text`.
         ///
@@ -2186,14 +2313,16 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
             case annotations
         }
 
-        /// Decodes `Text` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Text` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
-            self.annotations = try container.decodeIfPresent([MessageDeltaContentTextObject.Text.AnnotationValue].self, forKey: .annotations)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.value = try reader.optional(Swift.String.self, .value)
+            self.annotations = try reader.optional([MessageDeltaContentTextObject.Text.AnnotationValue].self, .annotations)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2210,7 +2339,7 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text/properties/annotations/items`.
-        public enum AnnotationValue: Codable, Hashable, Sendable {
+        public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files. (type: `file_citation`)
             case fileCitation(MessageDeltaContentTextAnnotationsFileCitationObject)
             /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. (type: `file_path`)
@@ -2249,11 +2378,13 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable {
 /// Represents a message delta i.e. any changed fields on a message during streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaObject`.
-public struct MessageDeltaObject: Codable, Hashable, Sendable {
+public struct MessageDeltaObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier of the message, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The delta containing the fields that have changed on the Message.
     public var delta: MessageDeltaObject.Delta
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageDeltaObject`.
     ///
@@ -2274,15 +2405,17 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `MessageDeltaObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MessageDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.message.delta", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.delta = try container.decode(MessageDeltaObject.Delta.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.message.delta", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.delta = try reader.required(MessageDeltaObject.Delta.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2298,11 +2431,13 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
     /// The delta containing the fields that have changed on the Message.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta`.
-    public struct Delta: Codable, Hashable, Sendable {
+    public struct Delta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The entity that produced the message. One of `user` or `assistant`.
         public var role: MessageDeltaObject.Delta.RoleValue?
         /// The content of the message in array of text and/or images.
         public var content: [MessageDeltaObject.Delta.ContentItem]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Delta`.
         ///
@@ -2322,14 +2457,16 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
             case content
         }
 
-        /// Decodes `Delta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.role = try container.decodeIfPresent(MessageDeltaObject.Delta.RoleValue.self, forKey: .role)
-            self.content = try container.decodeIfPresent([MessageDeltaObject.Delta.ContentItem].self, forKey: .content)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.role = try reader.optional(MessageDeltaObject.Delta.RoleValue.self, .role)
+            self.content = try reader.optional([MessageDeltaObject.Delta.ContentItem].self, .content)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2365,7 +2502,7 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/content/items`.
-        public enum ContentItem: Codable, Hashable, Sendable {
+        public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
             case imageFile(MessageDeltaContentImageFileObject)
             /// The text content that is part of a message. (type: `text`)
@@ -2416,7 +2553,7 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable {
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageStreamEvent`.
-public enum MessageStreamEvent: Codable, Hashable, Sendable {
+public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a [message](/docs/api-reference/messages/object) is created. (event: `thread.message.created`)
     case threadMessageCreated(MessageStreamEvent.ThreadMessageCreated)
     /// Occurs when a [message](/docs/api-reference/messages/object) moves to an `in_progress` state. (event: `thread.message.in_progress`)
@@ -2467,9 +2604,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [message](/docs/api-reference/messages/object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/0`.
-    public struct ThreadMessageCreated: Codable, Hashable, Sendable {
+    public struct ThreadMessageCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadMessageCreated`.
         ///
@@ -2484,14 +2623,16 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadMessageCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.message.created", forKey: .event)
-            self.data = try container.decode(MessageObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.message.created", .event, required: true)
+            self.data = try reader.required(MessageObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2507,9 +2648,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [message](/docs/api-reference/messages/object) moves to an `in_progress` state.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/1`.
-    public struct ThreadMessageInProgress: Codable, Hashable, Sendable {
+    public struct ThreadMessageInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadMessageInProgress`.
         ///
@@ -2524,14 +2667,16 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadMessageInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.message.in_progress", forKey: .event)
-            self.data = try container.decode(MessageObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.message.in_progress", .event, required: true)
+            self.data = try reader.required(MessageObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2547,9 +2692,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when parts of a [Message](/docs/api-reference/messages/object) are being streamed.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/2`.
-    public struct ThreadMessageDelta: Codable, Hashable, Sendable {
+    public struct ThreadMessageDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a message delta i.e. any changed fields on a message during streaming.
         public var data: MessageDeltaObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadMessageDelta`.
         ///
@@ -2564,14 +2711,16 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadMessageDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.message.delta", forKey: .event)
-            self.data = try container.decode(MessageDeltaObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.message.delta", .event, required: true)
+            self.data = try reader.required(MessageDeltaObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2587,9 +2736,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [message](/docs/api-reference/messages/object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/3`.
-    public struct ThreadMessageCompleted: Codable, Hashable, Sendable {
+    public struct ThreadMessageCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadMessageCompleted`.
         ///
@@ -2604,14 +2755,16 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadMessageCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.message.completed", forKey: .event)
-            self.data = try container.decode(MessageObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.message.completed", .event, required: true)
+            self.data = try reader.required(MessageObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2627,9 +2780,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [message](/docs/api-reference/messages/object) ends before it is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/4`.
-    public struct ThreadMessageIncomplete: Codable, Hashable, Sendable {
+    public struct ThreadMessageIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a message within a [thread](/docs/api-reference/threads).
         public var data: MessageObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadMessageIncomplete`.
         ///
@@ -2644,14 +2799,16 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadMessageIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadMessageIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.message.incomplete", forKey: .event)
-            self.data = try container.decode(MessageObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.message.incomplete", .event, required: true)
+            self.data = try reader.required(MessageObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3306,11 +3463,13 @@ public struct ModelIDsCompaction: OpenEnum {
 /// An audio output from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputAudio`.
-public struct OutputAudio: Codable, Hashable, Sendable {
+public struct OutputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded audio data from the model.
     public var data: Swift.String
     /// The transcript of the audio data from the model.
     public var transcript: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OutputAudio`.
     ///
@@ -3331,15 +3490,17 @@ public struct OutputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `OutputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_audio", forKey: .type)
-        self.data = try container.decode(Swift.String.self, forKey: .data)
-        self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_audio", .type, required: true)
+        self.data = try reader.required(Swift.String.self, .data)
+        self.transcript = try reader.required(Swift.String.self, .transcript)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3356,11 +3517,13 @@ public struct OutputAudio: Codable, Hashable, Sendable {
 /// Represents a run step delta i.e. any changed fields on a run step during streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject`.
-public struct RunStepDeltaObject: Codable, Hashable, Sendable {
+public struct RunStepDeltaObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier of the run step, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The delta containing the fields that have changed on the run step.
     public var delta: RunStepDeltaObject.Delta
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDeltaObject`.
     ///
@@ -3381,15 +3544,17 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RunStepDeltaObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.run.step.delta", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.delta = try container.decode(RunStepDeltaObject.Delta.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.run.step.delta", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.delta = try reader.required(RunStepDeltaObject.Delta.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3405,9 +3570,11 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
     /// The delta containing the fields that have changed on the run step.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta`.
-    public struct Delta: Codable, Hashable, Sendable {
+    public struct Delta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The details of the run step.
         public var stepDetails: RunStepDeltaObject.Delta.StepDetails?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Delta`.
         ///
@@ -3421,13 +3588,15 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
             case stepDetails = "step_details"
         }
 
-        /// Decodes `Delta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Delta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.stepDetails = try container.decodeIfPresent(RunStepDeltaObject.Delta.StepDetails.self, forKey: .stepDetails)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.stepDetails = try reader.optional(RunStepDeltaObject.Delta.StepDetails.self, .stepDetails)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3443,7 +3612,7 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta/properties/step_details`.
-        public enum StepDetails: Codable, Hashable, Sendable {
+        public enum StepDetails: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// Details of the message creation by the run step. (type: `message_creation`)
             case messageCreation(RunStepDeltaStepDetailsMessageCreationObject)
             /// Details of the tool call. (type: `tool_calls`)
@@ -3482,9 +3651,11 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable {
 /// Details of the message creation by the run step.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject`.
-public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, Sendable {
+public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `message_creation` member.
     public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
     ///
@@ -3499,14 +3670,16 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsMessageCreationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message_creation", forKey: .type)
-        self.messageCreation = try container.decodeIfPresent(RunStepDeltaStepDetailsMessageCreationObject.MessageCreation.self, forKey: .messageCreation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message_creation", .type, required: true)
+        self.messageCreation = try reader.optional(RunStepDeltaStepDetailsMessageCreationObject.MessageCreation.self, .messageCreation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3521,9 +3694,11 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
     /// The `message_creation` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject/properties/message_creation`.
-    public struct MessageCreation: Codable, Hashable, Sendable {
+    public struct MessageCreation: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the message that was created by this run step.
         public var messageID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `MessageCreation`.
         ///
@@ -3537,13 +3712,15 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
             case messageID = "message_id"
         }
 
-        /// Decodes `MessageCreation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `MessageCreation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.messageID = try container.decodeIfPresent(Swift.String.self, forKey: .messageID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.messageID = try reader.optional(Swift.String.self, .messageID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3559,13 +3736,15 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
 /// Details of the Code Interpreter tool call the run step was involved in.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject`.
-public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable {
+public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the tool call in the tool calls array.
     public var index: Swift.Int
     /// The ID of the tool call.
     public var id: Swift.String?
     /// The Code Interpreter tool call definition.
     public var codeInterpreter: RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeObject`.
     ///
@@ -3590,16 +3769,18 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.codeInterpreter = try container.decodeIfPresent(RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.self, forKey: .codeInterpreter)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("code_interpreter", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.codeInterpreter = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.self, .codeInterpreter)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3616,11 +3797,13 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
     /// The Code Interpreter tool call definition.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter`.
-    public struct CodeInterpreter: Codable, Hashable, Sendable {
+    public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The input to the Code Interpreter tool call.
         public var input: Swift.String?
         /// The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
         public var outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CodeInterpreter`.
         ///
@@ -3640,14 +3823,16 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
             case outputs
         }
 
-        /// Decodes `CodeInterpreter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CodeInterpreter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(Swift.String.self, forKey: .input)
-            self.outputs = try container.decodeIfPresent([RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, forKey: .outputs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(Swift.String.self, .input)
+            self.outputs = try reader.optional([RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output].self, .outputs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3664,7 +3849,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
-        public enum Output: Codable, Hashable, Sendable {
+        public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// Text output from the Code Interpreter tool call as part of a run step. (type: `logs`)
             case logs(RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject)
             /// type: `image`
@@ -3703,11 +3888,13 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
 /// Code interpreter image output
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
-public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable {
+public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output in the outputs array.
     public var index: Swift.Int
     /// The `image` member.
     public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject`.
     ///
@@ -3728,15 +3915,17 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
         case type
     }
 
-    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputImageObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.image = try container.decodeIfPresent(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, forKey: .image)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.image = try reader.optional(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue.self, .image)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3752,9 +3941,11 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
     /// The `image` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
-    public struct ImageValue: Codable, Hashable, Sendable {
+    public struct ImageValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The [file](/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ImageValue`.
         ///
@@ -3768,13 +3959,15 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
             case fileID = "file_id"
         }
 
-        /// Decodes `ImageValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ImageValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3784,113 +3977,5 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
         }
-    }
-}
-
-/// Text output from the Code Interpreter tool call as part of a run step.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
-public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Sendable {
-    /// The index of the output in the outputs array.
-    public var index: Swift.Int
-    /// The text output from the Code Interpreter tool call.
-    public var logs: Swift.String?
-
-    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the output in the outputs array.
-    ///   - logs: The text output from the Code Interpreter tool call.
-    public init(
-        index: Swift.Int,
-        logs: Swift.String? = nil
-    ) {
-        self.index = index
-        self.logs = logs
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case logs
-        case type
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.logs = try container.decodeIfPresent(Swift.String.self, forKey: .logs)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("logs", forKey: .type)
-        try container.encode(self.index, forKey: .index)
-        try container.encodeIfPresent(self.logs, forKey: .logs)
-    }
-}
-
-/// File search tool call
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFileSearchObject`.
-public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendable {
-    /// The index of the tool call in the tool calls array.
-    public var index: Swift.Int
-    /// The ID of the tool call object.
-    public var id: Swift.String?
-    /// For now, this is always going to be an empty object.
-    public var fileSearch: [Swift.String: JSONValue]
-
-    /// Creates a new `RunStepDeltaStepDetailsToolCallsFileSearchObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the tool call in the tool calls array.
-    ///   - fileSearch: For now, this is always going to be an empty object.
-    ///   - id: The ID of the tool call object.
-    public init(
-        index: Swift.Int,
-        fileSearch: [Swift.String: JSONValue],
-        id: Swift.String? = nil
-    ) {
-        self.index = index
-        self.id = id
-        self.fileSearch = fileSearch
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case id
-        case fileSearch = "file_search"
-        case type
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.fileSearch = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .fileSearch) ?? [:]
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_search", forKey: .type)
-        try container.encode(self.index, forKey: .index)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.fileSearch, forKey: .fileSearch)
     }
 }

@@ -3,16 +3,134 @@
 
 import Foundation
 
+/// Text output from the Code Interpreter tool call as part of a run step.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
+public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the output in the outputs array.
+    public var index: Swift.Int
+    /// The text output from the Code Interpreter tool call.
+    public var logs: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the output in the outputs array.
+    ///   - logs: The text output from the Code Interpreter tool call.
+    public init(
+        index: Swift.Int,
+        logs: Swift.String? = nil
+    ) {
+        self.index = index
+        self.logs = logs
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case index
+        case logs
+        case type
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.logs = try reader.optional(Swift.String.self, .logs)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("logs", forKey: .type)
+        try container.encode(self.index, forKey: .index)
+        try container.encodeIfPresent(self.logs, forKey: .logs)
+    }
+}
+
+/// File search tool call
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFileSearchObject`.
+public struct RunStepDeltaStepDetailsToolCallsFileSearchObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the tool call in the tool calls array.
+    public var index: Swift.Int
+    /// The ID of the tool call object.
+    public var id: Swift.String?
+    /// For now, this is always going to be an empty object.
+    public var fileSearch: [Swift.String: JSONValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsFileSearchObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the tool call in the tool calls array.
+    ///   - fileSearch: For now, this is always going to be an empty object.
+    ///   - id: The ID of the tool call object.
+    public init(
+        index: Swift.Int,
+        fileSearch: [Swift.String: JSONValue],
+        id: Swift.String? = nil
+    ) {
+        self.index = index
+        self.id = id
+        self.fileSearch = fileSearch
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case index
+        case id
+        case fileSearch = "file_search"
+        case type
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsFileSearchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.fileSearch = try reader.required([Swift.String: JSONValue].self, .fileSearch)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_search", forKey: .type)
+        try container.encode(self.index, forKey: .index)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.fileSearch, forKey: .fileSearch)
+    }
+}
+
 /// Function tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject`.
-public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable {
+public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the tool call in the tool calls array.
     public var index: Swift.Int
     /// The ID of the tool call object.
     public var id: Swift.String?
     /// The definition of the function that was called.
     public var function: RunStepDeltaStepDetailsToolCallsFunctionObject.Function?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsFunctionObject`.
     ///
@@ -37,16 +155,18 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
         case type
     }
 
-    /// Decodes `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsFunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.function = try container.decodeIfPresent(RunStepDeltaStepDetailsToolCallsFunctionObject.Function.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.function = try reader.optional(RunStepDeltaStepDetailsToolCallsFunctionObject.Function.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -63,13 +183,15 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
     /// The definition of the function that was called.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFunctionObject/properties/function`.
-    public struct Function: Codable, Hashable, Sendable {
+    public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String?
         /// The arguments passed to the function.
         public var arguments: Swift.String?
         /// The `output` member.
         public var output: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Function`.
         ///
@@ -93,15 +215,17 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
             case output
         }
 
-        /// Decodes `Function` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Function` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
-            self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.arguments = try reader.optional(Swift.String.self, .arguments)
+            self.output = try reader.optional(Swift.String.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -119,9 +243,11 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
 /// Details of the tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject`.
-public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendable {
+public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
     public var toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
     ///
@@ -136,14 +262,16 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RunStepDeltaStepDetailsToolCallsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_calls", forKey: .type)
-        self.toolCalls = try container.decodeIfPresent([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, forKey: .toolCalls)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_calls", .type, required: true)
+        self.toolCalls = try reader.optional([RunStepDeltaStepDetailsToolCallsObject.ToolCall].self, .toolCalls)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -160,7 +288,7 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
-    public enum ToolCall: Codable, Hashable, Sendable {
+    public enum ToolCall: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Details of the Code Interpreter tool call the run step was involved in. (type: `code_interpreter`)
         case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
         /// type: `file_search`
@@ -205,7 +333,7 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent`.
-public enum RunStepStreamEvent: Codable, Hashable, Sendable {
+public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created. (event: `thread.run.step.created`)
     case threadRunStepCreated(RunStepStreamEvent.ThreadRunStepCreated)
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state. (event: `thread.run.step.in_progress`)
@@ -266,9 +394,11 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/0`.
-    public struct ThreadRunStepCreated: Codable, Hashable, Sendable {
+    public struct ThreadRunStepCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunStepCreated`.
         ///
@@ -283,14 +413,16 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunStepCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.created", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.step.created", .event, required: true)
+            self.data = try reader.required(RunStepObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -306,9 +438,11 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/1`.
-    public struct ThreadRunStepInProgress: Codable, Hashable, Sendable {
+    public struct ThreadRunStepInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunStepInProgress`.
         ///
@@ -323,14 +457,16 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunStepInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.in_progress", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.step.in_progress", .event, required: true)
+            self.data = try reader.required(RunStepObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -346,9 +482,11 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when parts of a [run step](/docs/api-reference/run-steps/step-object) are being streamed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/2`.
-    public struct ThreadRunStepDelta: Codable, Hashable, Sendable {
+    public struct ThreadRunStepDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a run step delta i.e. any changed fields on a run step during streaming.
         public var data: RunStepDeltaObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunStepDelta`.
         ///
@@ -363,14 +501,16 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunStepDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.delta", forKey: .event)
-            self.data = try container.decode(RunStepDeltaObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.step.delta", .event, required: true)
+            self.data = try reader.required(RunStepDeltaObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -386,9 +526,11 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/3`.
-    public struct ThreadRunStepCompleted: Codable, Hashable, Sendable {
+    public struct ThreadRunStepCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunStepCompleted`.
         ///
@@ -403,14 +545,16 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunStepCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.completed", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.step.completed", .event, required: true)
+            self.data = try reader.required(RunStepObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -426,9 +570,11 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) fails.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/4`.
-    public struct ThreadRunStepFailed: Codable, Hashable, Sendable {
+    public struct ThreadRunStepFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunStepFailed`.
         ///
@@ -443,14 +589,16 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunStepFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.failed", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.step.failed", .event, required: true)
+            self.data = try reader.required(RunStepObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -466,9 +614,11 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is cancelled.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/5`.
-    public struct ThreadRunStepCancelled: Codable, Hashable, Sendable {
+    public struct ThreadRunStepCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunStepCancelled`.
         ///
@@ -483,14 +633,16 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunStepCancelled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.cancelled", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.step.cancelled", .event, required: true)
+            self.data = try reader.required(RunStepObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -506,9 +658,11 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/6`.
-    public struct ThreadRunStepExpired: Codable, Hashable, Sendable {
+    public struct ThreadRunStepExpired: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents a step in execution of a run.
         public var data: RunStepObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunStepExpired`.
         ///
@@ -523,14 +677,16 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunStepExpired` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunStepExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.step.expired", forKey: .event)
-            self.data = try container.decode(RunStepObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.step.expired", .event, required: true)
+            self.data = try reader.required(RunStepObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -549,7 +705,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable {
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStreamEvent`.
-public enum RunStreamEvent: Codable, Hashable, Sendable {
+public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Occurs when a new [run](/docs/api-reference/runs/object) is created. (event: `thread.run.created`)
     case threadRunCreated(RunStreamEvent.ThreadRunCreated)
     /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `queued` status. (event: `thread.run.queued`)
@@ -625,9 +781,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a new [run](/docs/api-reference/runs/object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/0`.
-    public struct ThreadRunCreated: Codable, Hashable, Sendable {
+    public struct ThreadRunCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunCreated`.
         ///
@@ -642,14 +800,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.created", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.created", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -665,9 +825,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `queued` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/1`.
-    public struct ThreadRunQueued: Codable, Hashable, Sendable {
+    public struct ThreadRunQueued: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunQueued`.
         ///
@@ -682,14 +844,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunQueued` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.queued", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.queued", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -705,9 +869,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) moves to an `in_progress` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/2`.
-    public struct ThreadRunInProgress: Codable, Hashable, Sendable {
+    public struct ThreadRunInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunInProgress`.
         ///
@@ -722,14 +888,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.in_progress", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.in_progress", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -745,9 +913,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `requires_action` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/3`.
-    public struct ThreadRunRequiresAction: Codable, Hashable, Sendable {
+    public struct ThreadRunRequiresAction: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunRequiresAction`.
         ///
@@ -762,14 +932,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunRequiresAction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunRequiresAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.requires_action", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.requires_action", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -785,9 +957,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/4`.
-    public struct ThreadRunCompleted: Codable, Hashable, Sendable {
+    public struct ThreadRunCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunCompleted`.
         ///
@@ -802,14 +976,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.completed", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.completed", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -825,9 +1001,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) ends with status `incomplete`.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/5`.
-    public struct ThreadRunIncomplete: Codable, Hashable, Sendable {
+    public struct ThreadRunIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunIncomplete`.
         ///
@@ -842,14 +1020,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.incomplete", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.incomplete", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -865,9 +1045,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) fails.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/6`.
-    public struct ThreadRunFailed: Codable, Hashable, Sendable {
+    public struct ThreadRunFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunFailed`.
         ///
@@ -882,14 +1064,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.failed", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.failed", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -905,9 +1089,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `cancelling` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/7`.
-    public struct ThreadRunCancelling: Codable, Hashable, Sendable {
+    public struct ThreadRunCancelling: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunCancelling`.
         ///
@@ -922,14 +1108,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunCancelling` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCancelling` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.cancelling", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.cancelling", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -945,9 +1133,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) is cancelled.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/8`.
-    public struct ThreadRunCancelled: Codable, Hashable, Sendable {
+    public struct ThreadRunCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunCancelled`.
         ///
@@ -962,14 +1152,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunCancelled` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.cancelled", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.cancelled", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -985,9 +1177,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
     /// Occurs when a [run](/docs/api-reference/runs/object) expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/9`.
-    public struct ThreadRunExpired: Codable, Hashable, Sendable {
+    public struct ThreadRunExpired: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Represents an execution run on a [thread](/docs/api-reference/threads).
         public var data: RunObject
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ThreadRunExpired`.
         ///
@@ -1002,14 +1196,16 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
             case event
         }
 
-        /// Decodes `ThreadRunExpired` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ThreadRunExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("thread.run.expired", forKey: .event)
-            self.data = try container.decode(RunObject.self, forKey: .data)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("thread.run.expired", .event, required: true)
+            self.data = try reader.required(RunObject.self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1026,11 +1222,13 @@ public enum RunStreamEvent: Codable, Hashable, Sendable {
 /// Occurs when a new [thread](/docs/api-reference/threads/object) is created.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadStreamEvent/oneOf/0`.
-public struct ThreadStreamEvent: Codable, Hashable, Sendable {
+public struct ThreadStreamEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether to enable input audio transcription.
     public var enabled: Swift.Bool?
     /// Represents a thread that contains [messages](/docs/api-reference/messages).
     public var data: ThreadObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ThreadStreamEvent`.
     ///
@@ -1051,15 +1249,17 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable {
         case event
     }
 
-    /// Decodes `ThreadStreamEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadStreamEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("thread.created", forKey: .event)
-        self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
-        self.data = try container.decode(ThreadObject.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("thread.created", .event, required: true)
+        self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+        self.data = try reader.required(ThreadObject.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1081,7 +1281,7 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionChunkingStrategy`.
-public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// Automatically set chunking parameters based on the audio. Must be set to `"auto"`.
     case string(Swift.String)
     case vadConfig(VadConfig)
@@ -1095,11 +1295,11 @@ public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, Expressi
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? VadConfig(from: decoder) {
+        if let value = decoder.attemptCase(VadConfig.self) {
             self = .vadConfig(value)
             return
         }
@@ -1121,13 +1321,15 @@ public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, Expressi
 /// The `FileCitationParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FileCitationParam`.
-public struct FileCitationParam: Codable, Hashable, Sendable {
+public struct FileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the file in the list of files.
     public var index: Swift.Int
     /// The ID of the file.
     public var fileID: Swift.String
     /// The filename of the file cited.
     public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileCitationParam`.
     ///
@@ -1152,16 +1354,18 @@ public struct FileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FileCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1179,7 +1383,7 @@ public struct FileCitationParam: Codable, Hashable, Sendable {
 /// The `UrlCitationParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UrlCitationParam`.
-public struct URLCitationParam: Codable, Hashable, Sendable {
+public struct URLCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
     public var startIndex: Swift.Int
     /// The index of the last character of the citation in the message.
@@ -1188,6 +1392,8 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
     public var url: Swift.String
     /// The title of the cited resource.
     public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLCitationParam`.
     ///
@@ -1216,17 +1422,19 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `URLCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url_citation", forKey: .type)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.title = try container.decode(Swift.String.self, forKey: .title)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("url_citation", .type, required: true)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.title = try reader.required(Swift.String.self, .title)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1245,7 +1453,7 @@ public struct URLCitationParam: Codable, Hashable, Sendable {
 /// The `ContainerFileCitationParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationParam`.
-public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
+public struct ContainerFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
     public var startIndex: Swift.Int
     /// The index of the last character of the citation in the message.
@@ -1256,6 +1464,8 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
     public var fileID: Swift.String
     /// The filename of the container file cited.
     public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerFileCitationParam`.
     ///
@@ -1288,18 +1498,20 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_file_citation", forKey: .type)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_file_citation", .type, required: true)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1370,9 +1582,11 @@ public struct SpendLimitEnforcementStatus: OpenEnum {
 /// The current enforcement state of a hard spend limit.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitEnforcement`.
-public struct SpendLimitEnforcement: Codable, Hashable, Sendable {
+public struct SpendLimitEnforcement: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the hard spend limit is currently enforcing.
     public var status: SpendLimitEnforcementStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SpendLimitEnforcement`.
     ///
@@ -1386,13 +1600,15 @@ public struct SpendLimitEnforcement: Codable, Hashable, Sendable {
         case status
     }
 
-    /// Decodes `SpendLimitEnforcement` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpendLimitEnforcement` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.status = try container.decode(SpendLimitEnforcementStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.status = try reader.required(SpendLimitEnforcementStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1407,7 +1623,7 @@ public struct SpendLimitEnforcement: Codable, Hashable, Sendable {
 /// Represents a hard spend limit configured at the organization level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendLimitResource`.
-public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
+public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
     /// The currency for the threshold amount. Currently, only `USD` is supported.
@@ -1416,6 +1632,8 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
     public var interval: SpendLimitInterval
     /// The current enforcement state of the hard spend limit.
     public var enforcement: SpendLimitEnforcement
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationSpendLimitResource`.
     ///
@@ -1444,17 +1662,19 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `OrganizationSpendLimitResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.spend_limit", forKey: .object)
-        self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
-        self.currency = try container.decode(SpendLimitCurrency.self, forKey: .currency)
-        self.interval = try container.decode(SpendLimitInterval.self, forKey: .interval)
-        self.enforcement = try container.decode(SpendLimitEnforcement.self, forKey: .enforcement)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.spend_limit", .object, required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, .thresholdAmount)
+        self.currency = try reader.required(SpendLimitCurrency.self, .currency)
+        self.interval = try reader.required(SpendLimitInterval.self, .interval)
+        self.enforcement = try reader.required(SpendLimitEnforcement.self, .enforcement)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1473,9 +1693,11 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable {
 /// Parameters for the hard spend limit you want to create or replace.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateOrganizationSpendLimitBody`.
-public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable {
+public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateOrganizationSpendLimitBody`.
     ///
@@ -1491,15 +1713,17 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes `UpdateOrganizationSpendLimitBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateOrganizationSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("USD", forKey: .currency)
-        try container.decodeConstant("month", forKey: .interval)
-        self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("USD", .currency, required: true)
+        try reader.constant("month", .interval, required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, .thresholdAmount)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1516,9 +1740,11 @@ public struct UpdateOrganizationSpendLimitBody: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting an organization hard spend limit.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendLimitDeletedResource`.
-public struct OrganizationSpendLimitDeletedResource: Codable, Hashable, Sendable {
+public struct OrganizationSpendLimitDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationSpendLimitDeletedResource`.
     ///
@@ -1533,14 +1759,16 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes `OrganizationSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.spend_limit.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.spend_limit.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1556,7 +1784,7 @@ public struct OrganizationSpendLimitDeletedResource: Codable, Hashable, Sendable
 /// Represents a hard spend limit configured at the project level.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendLimitResource`.
-public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
+public struct ProjectSpendLimitResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
     /// The currency for the threshold amount. Currently, only `USD` is supported.
@@ -1565,6 +1793,8 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
     public var interval: SpendLimitInterval
     /// The current enforcement state of the hard spend limit.
     public var enforcement: SpendLimitEnforcement
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectSpendLimitResource`.
     ///
@@ -1593,17 +1823,19 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectSpendLimitResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendLimitResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.spend_limit", forKey: .object)
-        self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
-        self.currency = try container.decode(SpendLimitCurrency.self, forKey: .currency)
-        self.interval = try container.decode(SpendLimitInterval.self, forKey: .interval)
-        self.enforcement = try container.decode(SpendLimitEnforcement.self, forKey: .enforcement)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.spend_limit", .object, required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, .thresholdAmount)
+        self.currency = try reader.required(SpendLimitCurrency.self, .currency)
+        self.interval = try reader.required(SpendLimitInterval.self, .interval)
+        self.enforcement = try reader.required(SpendLimitEnforcement.self, .enforcement)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1622,9 +1854,11 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable {
 /// Parameters for the hard spend limit you want to create or replace.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateProjectSpendLimitBody`.
-public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable {
+public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The hard spend limit amount, in cents.
     public var thresholdAmount: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateProjectSpendLimitBody`.
     ///
@@ -1640,15 +1874,17 @@ public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes `UpdateProjectSpendLimitBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateProjectSpendLimitBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("USD", forKey: .currency)
-        try container.decodeConstant("month", forKey: .interval)
-        self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("USD", .currency, required: true)
+        try reader.constant("month", .interval, required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, .thresholdAmount)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1665,9 +1901,11 @@ public struct UpdateProjectSpendLimitBody: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting a project hard spend limit.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendLimitDeletedResource`.
-public struct ProjectSpendLimitDeletedResource: Codable, Hashable, Sendable {
+public struct ProjectSpendLimitDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the hard spend limit was deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectSpendLimitDeletedResource`.
     ///
@@ -1682,14 +1920,16 @@ public struct ProjectSpendLimitDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectSpendLimitDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendLimitDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.spend_limit.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.spend_limit.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1705,11 +1945,13 @@ public struct ProjectSpendLimitDeletedResource: Codable, Hashable, Sendable {
 /// The service account API key create request payload.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateProjectServiceAccountApiKeyBody`.
-public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
+public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// API key name.
     public var name: Swift.String?
     /// API key scopes.
     public var scopes: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateProjectServiceAccountAPIKeyBody`.
     ///
@@ -1729,14 +1971,16 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable
         case scopes
     }
 
-    /// Decodes `CreateProjectServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateProjectServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.scopes = try container.decodeIfPresent([Swift.String].self, forKey: .scopes)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.scopes = try reader.optional([Swift.String].self, .scopes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1752,7 +1996,7 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable
 /// The `ServiceAccountApiKeyBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ServiceAccountApiKeyBody`.
-public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
+public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unredacted API key value.
     public var value: Swift.String
     /// The name of the API key.
@@ -1761,6 +2005,8 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// The identifier of the API key.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ServiceAccountAPIKeyBody`.
     ///
@@ -1789,17 +2035,19 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ServiceAccountAPIKeyBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ServiceAccountAPIKeyBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.service_account.api_key", forKey: .object)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.service_account.api_key", .object, required: true)
+        self.value = try reader.required(Swift.String.self, .value)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1818,11 +2066,13 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable {
 /// The `CreateContentProvenanceBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateContentProvenanceBody`.
-public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image or audio file to check for supported OpenAI provenance signals.
     ///
     /// Raw bytes.
     public var file: FileUpload
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateContentProvenanceBody`.
     ///
@@ -1836,13 +2086,15 @@ public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, Multipar
         case file
     }
 
-    /// Decodes `CreateContentProvenanceBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateContentProvenanceBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.file = try container.decode(FileUpload.self, forKey: .file)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.file = try reader.required(FileUpload.self, .file)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1921,7 +2173,7 @@ public struct C2PaValidationStateAPI: OpenEnum {
 /// The `C2PAProvenanceResult` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/C2PAProvenanceResult`.
-public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
+public struct C2PaProvenanceResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether a supported OpenAI C2PA provenance signal was detected.
     /// If `not_detected`, it means the tool did not find supported signals in the uploaded file. The content could still have been generated by OpenAI if the metadata was stripped or has evidence of tampering, the watermark was degraded, it comes from a legacy generation model, or it was created before provenance signals were available. Content could also still be AI-generated by another company's model, which the tool currently does not detect.
     public var outcome: ProvenanceDetectionResultAPI
@@ -1933,6 +2185,8 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
     public var model: Swift.String?
     /// The `generated_at` member.
     public var generatedAt: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `C2PaProvenanceResult`.
     ///
@@ -1965,18 +2219,20 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `C2PaProvenanceResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `C2PaProvenanceResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("c2pa", forKey: .type)
-        self.outcome = try container.decode(ProvenanceDetectionResultAPI.self, forKey: .outcome)
-        self.validationState = try container.decode(C2PaValidationStateAPI.self, forKey: .validationState)
-        self.issuer = try container.decodeIfPresent(Swift.String.self, forKey: .issuer)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.generatedAt = try container.decodeIfPresent(Swift.String.self, forKey: .generatedAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("c2pa", .type, required: true)
+        self.outcome = try reader.required(ProvenanceDetectionResultAPI.self, .outcome)
+        self.validationState = try reader.required(C2PaValidationStateAPI.self, .validationState)
+        self.issuer = try reader.optional(Swift.String.self, .issuer)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.generatedAt = try reader.optional(Swift.String.self, .generatedAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1996,7 +2252,7 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable {
 /// The `SynthIDProvenanceResult` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SynthIDProvenanceResult`.
-public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
+public struct SynthIDProvenanceResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether a supported OpenAI SynthID watermark was detected.
     /// If `not_detected`, it means the tool did not find supported signals in the uploaded file. The content could still have been generated by OpenAI if the metadata was stripped or has evidence of tampering, the watermark was degraded, it comes from a legacy generation model, or it was created before provenance signals were available. Content could also still be AI-generated by another company's model, which the tool currently does not detect.
     public var outcome: ProvenanceDetectionResultAPI
@@ -2004,6 +2260,8 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
     public var model: Swift.String?
     /// The `generated_at` member.
     public var generatedAt: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SynthIDProvenanceResult`.
     ///
@@ -2028,16 +2286,18 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SynthIDProvenanceResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SynthIDProvenanceResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("synthid", forKey: .type)
-        self.outcome = try container.decode(ProvenanceDetectionResultAPI.self, forKey: .outcome)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.generatedAt = try container.decodeIfPresent(Swift.String.self, forKey: .generatedAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("synthid", .type, required: true)
+        self.outcome = try reader.required(ProvenanceDetectionResultAPI.self, .outcome)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.generatedAt = try reader.optional(Swift.String.self, .generatedAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2055,11 +2315,13 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable {
 /// The `ProvenanceResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProvenanceResource`.
-public struct ProvenanceResource: Codable, Hashable, Sendable {
+public struct ProvenanceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp, in seconds, when the provenance check was created.
     public var createdAt: Swift.Int
     /// The provenance results that apply to the uploaded file. Image results include C2PA and SynthID; audio results include SynthID.
     public var results: [ProvenanceResource.ResultValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProvenanceResource`.
     ///
@@ -2080,15 +2342,17 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProvenanceResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProvenanceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("content_provenance_check", forKey: .object)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.results = try container.decodeIfPresent([ProvenanceResource.ResultValue].self, forKey: .results) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("content_provenance_check", .object, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.results = try reader.required([ProvenanceResource.ResultValue].self, .results)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2106,7 +2370,7 @@ public struct ProvenanceResource: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ProvenanceResource/properties/results/items`.
-    public enum ResultValue: Codable, Hashable, Sendable {
+    public enum ResultValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `c2pa`
         case c2pa(C2PaProvenanceResult)
         /// type: `synthid`
@@ -2182,7 +2446,7 @@ public struct PersonalityEnum: OpenEnum {
 /// The `TokenCountsBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/TokenCountsBody`.
-public struct TokenCountsBody: Codable, Hashable, Sendable {
+public struct TokenCountsBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `model` member.
     public var model: Swift.String?
     /// The `input` member.
@@ -2212,6 +2476,8 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
     public var toolChoice: ToolChoiceParam?
     /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TokenCountsBody`.
     ///
@@ -2271,24 +2537,26 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         case parallelToolCalls = "parallel_tool_calls"
     }
 
-    /// Decodes `TokenCountsBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.input = try container.decodeIfPresent(TokenCountsBody.Input.self, forKey: .input)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools)
-        self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
-        self.reasoning = try container.decodeIfPresent(Reasoning.self, forKey: .reasoning)
-        self._truncation = try container.decodeIfPresent(TruncationEnum.self, forKey: .truncation)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.personality = try container.decodeIfPresent(PersonalityEnum.self, forKey: .personality)
-        self.conversation = try container.decodeIfPresent(ConversationParam.self, forKey: .conversation)
-        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.input = try reader.optional(TokenCountsBody.Input.self, .input)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.tools = try reader.optional([Tool].self, .tools)
+        self.text = try reader.optional(ResponseTextParam.self, .text)
+        self.reasoning = try reader.optional(Reasoning.self, .reasoning)
+        self._truncation = try reader.optional(TruncationEnum.self, .truncation)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.personality = try reader.optional(PersonalityEnum.self, .personality)
+        self.conversation = try reader.optional(ConversationParam.self, .conversation)
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, .toolChoice)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2315,7 +2583,7 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/TokenCountsBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
@@ -2330,11 +2598,11 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [InputItem](from: decoder) {
+            if let value = decoder.attemptCase([InputItem].self) {
                 self = .inputItems(value)
                 return
             }
@@ -2357,9 +2625,11 @@ public struct TokenCountsBody: Codable, Hashable, Sendable {
 /// Token counts
 ///
 /// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
-public struct TokenCountsResource: Codable, Hashable, Sendable {
+public struct TokenCountsResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input_tokens` member.
     public var inputTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TokenCountsResource`.
     ///
@@ -2374,14 +2644,16 @@ public struct TokenCountsResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `TokenCountsResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.input_tokens", forKey: .object)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.input_tokens", .object, required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2444,7 +2716,7 @@ public struct ServiceTierEnum: OpenEnum {
 /// The `CompactResponseMethodPublicBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody`.
-public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
+public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
     public var model: ModelIDsCompaction?
     /// The `input` member.
@@ -2461,6 +2733,8 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     public var promptCacheOptions: PromptCacheOptionsParam?
     /// The `service_tier` member.
     public var serviceTier: ServiceTierEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompactResponseMethodPublicBody`.
     ///
@@ -2504,20 +2778,22 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         case serviceTier = "service_tier"
     }
 
-    /// Decodes `CompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(ModelIDsCompaction.self, forKey: .model)
-        self.input = try container.decodeIfPresent(CompactResponseMethodPublicBody.Input.self, forKey: .input)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self.promptCacheRetention = try container.decodeIfPresent(PromptCacheRetentionEnum.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.serviceTier = try container.decodeIfPresent(ServiceTierEnum.self, forKey: .serviceTier)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(ModelIDsCompaction.self, .model)
+        self.input = try reader.optional(CompactResponseMethodPublicBody.Input.self, .input)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self.promptCacheRetention = try reader.optional(PromptCacheRetentionEnum.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, .promptCacheOptions)
+        self.serviceTier = try reader.optional(ServiceTierEnum.self, .serviceTier)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2540,7 +2816,7 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
@@ -2555,11 +2831,11 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [InputItem](from: decoder) {
+            if let value = decoder.attemptCase([InputItem].self) {
                 self = .inputItems(value)
                 return
             }
@@ -2584,7 +2860,7 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemField`.
-public enum ItemField: Codable, Hashable, Sendable {
+public enum ItemField: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. (type: `message`)
     case message(Message)
     /// type: `program`
@@ -2751,7 +3027,7 @@ public enum ItemField: Codable, Hashable, Sendable {
 /// The compacted response object
 ///
 /// - Remark: Generated from `#/components/schemas/CompactResource`.
-public struct CompactResource: Codable, Hashable, Sendable {
+public struct CompactResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier for the compacted response.
     public var id: Swift.String
     /// The compacted list of output items.
@@ -2760,6 +3036,8 @@ public struct CompactResource: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
     public var usage: ResponseUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompactResource`.
     ///
@@ -2788,17 +3066,19 @@ public struct CompactResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `CompactResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.compaction", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.output = try container.decodeIfPresent([ItemField].self, forKey: .output) ?? []
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.usage = try container.decode(ResponseUsage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.compaction", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.output = try reader.required([ItemField].self, .output)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.usage = try reader.required(ResponseUsage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2817,9 +3097,11 @@ public struct CompactResource: Codable, Hashable, Sendable {
 /// Controls diagnostic tracing during the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatkitWorkflowTracing`.
-public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable {
+public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates whether tracing is enabled.
     public var enabled: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatkitWorkflowTracing`.
     ///
@@ -2833,13 +3115,15 @@ public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes `ChatkitWorkflowTracing` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatkitWorkflowTracing` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.required(Swift.Bool.self, .enabled)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2854,7 +3138,7 @@ public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable {
 /// Workflow metadata and state returned for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow`.
-public struct ChatkitWorkflow: Codable, Hashable, Sendable {
+public struct ChatkitWorkflow: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the workflow backing the session.
     public var id: Swift.String
     /// The `version` member.
@@ -2863,6 +3147,8 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
     public var stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]?
     /// Tracing settings applied to the workflow.
     public var tracing: ChatkitWorkflowTracing
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatkitWorkflow`.
     ///
@@ -2890,16 +3176,18 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         case tracing
     }
 
-    /// Decodes `ChatkitWorkflow` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatkitWorkflow` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
-        self.stateVariables = try container.decodeIfPresent([Swift.String: ChatkitWorkflow.StateVariablesValue].self, forKey: .stateVariables)
-        self.tracing = try container.decode(ChatkitWorkflowTracing.self, forKey: .tracing)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.version = try reader.optional(Swift.String.self, .version)
+        self.stateVariables = try reader.optional([Swift.String: ChatkitWorkflow.StateVariablesValue].self, .stateVariables)
+        self.tracing = try reader.required(ChatkitWorkflowTracing.self, .tracing)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2918,7 +3206,7 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow/properties/state_variables/anyOf/0/additionalProperties`.
-    public enum StateVariablesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum StateVariablesValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)
@@ -2933,19 +3221,19 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.Bool(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Bool.self) {
                 self = .boolean(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
@@ -2970,9 +3258,11 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable {
 /// Active per-minute request limit for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionRateLimits`.
-public struct ChatSessionRateLimits: Codable, Hashable, Sendable {
+public struct ChatSessionRateLimits: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Maximum allowed requests per one-minute window.
     public var maxRequestsPer1Minute: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatSessionRateLimits`.
     ///
@@ -2986,13 +3276,15 @@ public struct ChatSessionRateLimits: Codable, Hashable, Sendable {
         case maxRequestsPer1Minute = "max_requests_per_1_minute"
     }
 
-    /// Decodes `ChatSessionRateLimits` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionRateLimits` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.maxRequestsPer1Minute = try container.decode(Swift.Int.self, forKey: .maxRequestsPer1Minute)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, .maxRequestsPer1Minute)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3029,9 +3321,11 @@ public struct ChatSessionStatus: OpenEnum {
 /// Automatic thread title preferences for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionAutomaticThreadTitling`.
-public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable {
+public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether automatic thread titling is enabled.
     public var enabled: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatSessionAutomaticThreadTitling`.
     ///
@@ -3045,13 +3339,15 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes `ChatSessionAutomaticThreadTitling` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionAutomaticThreadTitling` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.required(Swift.Bool.self, .enabled)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3066,13 +3362,15 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable {
 /// Upload permissions and limits applied to the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionFileUpload`.
-public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
+public struct ChatSessionFileUpload: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates if uploads are enabled for the session.
     public var enabled: Swift.Bool
     /// The `max_file_size` member.
     public var maxFileSize: Swift.Int?
     /// The `max_files` member.
     public var maxFiles: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatSessionFileUpload`.
     ///
@@ -3096,15 +3394,17 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
         case maxFiles = "max_files"
     }
 
-    /// Decodes `ChatSessionFileUpload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionFileUpload` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
-        self.maxFileSize = try container.decodeIfPresent(Swift.Int.self, forKey: .maxFileSize)
-        self.maxFiles = try container.decodeIfPresent(Swift.Int.self, forKey: .maxFiles)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.required(Swift.Bool.self, .enabled)
+        self.maxFileSize = try reader.optional(Swift.Int.self, .maxFileSize)
+        self.maxFiles = try reader.optional(Swift.Int.self, .maxFiles)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3121,11 +3421,13 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable {
 /// History retention preferences returned for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionHistory`.
-public struct ChatSessionHistory: Codable, Hashable, Sendable {
+public struct ChatSessionHistory: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates if chat history is persisted for the session.
     public var enabled: Swift.Bool
     /// The `recent_threads` member.
     public var recentThreads: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatSessionHistory`.
     ///
@@ -3145,14 +3447,16 @@ public struct ChatSessionHistory: Codable, Hashable, Sendable {
         case recentThreads = "recent_threads"
     }
 
-    /// Decodes `ChatSessionHistory` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionHistory` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
-        self.recentThreads = try container.decodeIfPresent(Swift.Int.self, forKey: .recentThreads)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.required(Swift.Bool.self, .enabled)
+        self.recentThreads = try reader.optional(Swift.Int.self, .recentThreads)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3168,13 +3472,15 @@ public struct ChatSessionHistory: Codable, Hashable, Sendable {
 /// ChatKit configuration for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionChatkitConfiguration`.
-public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable {
+public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Automatic thread titling preferences.
     public var automaticThreadTitling: ChatSessionAutomaticThreadTitling
     /// Upload settings for the session.
     public var fileUpload: ChatSessionFileUpload
     /// History retention configuration.
     public var history: ChatSessionHistory
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatSessionChatkitConfiguration`.
     ///
@@ -3198,15 +3504,17 @@ public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable {
         case history
     }
 
-    /// Decodes `ChatSessionChatkitConfiguration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionChatkitConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.automaticThreadTitling = try container.decode(ChatSessionAutomaticThreadTitling.self, forKey: .automaticThreadTitling)
-        self.fileUpload = try container.decode(ChatSessionFileUpload.self, forKey: .fileUpload)
-        self.history = try container.decode(ChatSessionHistory.self, forKey: .history)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.automaticThreadTitling = try reader.required(ChatSessionAutomaticThreadTitling.self, .automaticThreadTitling)
+        self.fileUpload = try reader.required(ChatSessionFileUpload.self, .fileUpload)
+        self.history = try reader.required(ChatSessionHistory.self, .history)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3223,7 +3531,7 @@ public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable {
 /// Represents a ChatKit session and its resolved configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionResource`.
-public struct ChatSessionResource: Codable, Hashable, Sendable {
+public struct ChatSessionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier for the ChatKit session.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the session expires.
@@ -3242,6 +3550,8 @@ public struct ChatSessionResource: Codable, Hashable, Sendable {
     public var status: ChatSessionStatus
     /// Resolved ChatKit feature configuration for the session.
     public var chatkitConfiguration: ChatSessionChatkitConfiguration
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatSessionResource`.
     ///
@@ -3290,22 +3600,24 @@ public struct ChatSessionResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ChatSessionResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatSessionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.session", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        self.clientSecret = try container.decode(Swift.String.self, forKey: .clientSecret)
-        self.workflow = try container.decode(ChatkitWorkflow.self, forKey: .workflow)
-        self.user = try container.decode(Swift.String.self, forKey: .user)
-        self.rateLimits = try container.decode(ChatSessionRateLimits.self, forKey: .rateLimits)
-        self.maxRequestsPer1Minute = try container.decode(Swift.Int.self, forKey: .maxRequestsPer1Minute)
-        self.status = try container.decode(ChatSessionStatus.self, forKey: .status)
-        self.chatkitConfiguration = try container.decode(ChatSessionChatkitConfiguration.self, forKey: .chatkitConfiguration)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.session", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+        self.clientSecret = try reader.required(Swift.String.self, .clientSecret)
+        self.workflow = try reader.required(ChatkitWorkflow.self, .workflow)
+        self.user = try reader.required(Swift.String.self, .user)
+        self.rateLimits = try reader.required(ChatSessionRateLimits.self, .rateLimits)
+        self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, .maxRequestsPer1Minute)
+        self.status = try reader.required(ChatSessionStatus.self, .status)
+        self.chatkitConfiguration = try reader.required(ChatSessionChatkitConfiguration.self, .chatkitConfiguration)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3329,9 +3641,11 @@ public struct ChatSessionResource: Codable, Hashable, Sendable {
 /// Controls diagnostic tracing during the session.
 ///
 /// - Remark: Generated from `#/components/schemas/WorkflowTracingParam`.
-public struct WorkflowTracingParam: Codable, Hashable, Sendable {
+public struct WorkflowTracingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether tracing is enabled during the session. Defaults to true.
     public var enabled: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WorkflowTracingParam`.
     ///
@@ -3345,13 +3659,15 @@ public struct WorkflowTracingParam: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes `WorkflowTracingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WorkflowTracingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3366,7 +3682,7 @@ public struct WorkflowTracingParam: Codable, Hashable, Sendable {
 /// Workflow reference and overrides applied to the chat session.
 ///
 /// - Remark: Generated from `#/components/schemas/WorkflowParam`.
-public struct WorkflowParam: Codable, Hashable, Sendable {
+public struct WorkflowParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier for the workflow invoked by the session.
     public var id: Swift.String
     /// Specific workflow version to run. Defaults to the latest deployed version.
@@ -3375,6 +3691,8 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
     public var stateVariables: [Swift.String: WorkflowParam.StateVariablesValue]?
     /// Optional tracing overrides for the workflow invocation. When omitted, tracing is enabled by default.
     public var tracing: WorkflowTracingParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WorkflowParam`.
     ///
@@ -3402,16 +3720,18 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         case tracing
     }
 
-    /// Decodes `WorkflowParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WorkflowParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
-        self.stateVariables = try container.decodeIfPresent([Swift.String: WorkflowParam.StateVariablesValue].self, forKey: .stateVariables)
-        self.tracing = try container.decodeIfPresent(WorkflowTracingParam.self, forKey: .tracing)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.version = try reader.optional(Swift.String.self, .version)
+        self.stateVariables = try reader.optional([Swift.String: WorkflowParam.StateVariablesValue].self, .stateVariables)
+        self.tracing = try reader.optional(WorkflowTracingParam.self, .tracing)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3430,7 +3750,7 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WorkflowParam/properties/state_variables/additionalProperties`.
-    public enum StateVariablesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum StateVariablesValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case integer(Swift.Int)
         case boolean(Swift.Bool)
@@ -3445,19 +3765,19 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.Bool(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Bool.self) {
                 self = .boolean(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
@@ -3482,9 +3802,11 @@ public struct WorkflowParam: Codable, Hashable, Sendable {
 /// Controls when the session expires relative to an anchor timestamp.
 ///
 /// - Remark: Generated from `#/components/schemas/ExpiresAfterParam`.
-public struct ExpiresAfterParam: Codable, Hashable, Sendable {
+public struct ExpiresAfterParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Number of seconds after the anchor when the session expires.
     public var seconds: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ExpiresAfterParam`.
     ///
@@ -3499,14 +3821,16 @@ public struct ExpiresAfterParam: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes `ExpiresAfterParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ExpiresAfterParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("created_at", forKey: .anchor)
-        self.seconds = try container.decode(Swift.Int.self, forKey: .seconds)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("created_at", .anchor, required: true)
+        self.seconds = try reader.required(Swift.Int.self, .seconds)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3522,9 +3846,11 @@ public struct ExpiresAfterParam: Codable, Hashable, Sendable {
 /// Controls request rate limits for the session.
 ///
 /// - Remark: Generated from `#/components/schemas/RateLimitsParam`.
-public struct RateLimitsParam: Codable, Hashable, Sendable {
+public struct RateLimitsParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Maximum number of requests allowed per minute for the session. Defaults to 10.
     public var maxRequestsPer1Minute: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RateLimitsParam`.
     ///
@@ -3538,13 +3864,15 @@ public struct RateLimitsParam: Codable, Hashable, Sendable {
         case maxRequestsPer1Minute = "max_requests_per_1_minute"
     }
 
-    /// Decodes `RateLimitsParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RateLimitsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.maxRequestsPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Minute)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.maxRequestsPer1Minute = try reader.optional(Swift.Int.self, .maxRequestsPer1Minute)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3559,9 +3887,11 @@ public struct RateLimitsParam: Codable, Hashable, Sendable {
 /// Controls whether ChatKit automatically generates thread titles.
 ///
 /// - Remark: Generated from `#/components/schemas/AutomaticThreadTitlingParam`.
-public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable {
+public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Enable automatic thread title generation. Defaults to true.
     public var enabled: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AutomaticThreadTitlingParam`.
     ///
@@ -3575,13 +3905,15 @@ public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable {
         case enabled
     }
 
-    /// Decodes `AutomaticThreadTitlingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AutomaticThreadTitlingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3596,13 +3928,15 @@ public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable {
 /// Controls whether users can upload files.
 ///
 /// - Remark: Generated from `#/components/schemas/FileUploadParam`.
-public struct FileUploadParam: Codable, Hashable, Sendable {
+public struct FileUploadParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Enable uploads for this session. Defaults to false.
     public var enabled: Swift.Bool?
     /// Maximum size in megabytes for each uploaded file. Defaults to 512 MB, which is the maximum allowable size.
     public var maxFileSize: Swift.Int?
     /// Maximum number of files that can be uploaded to the session. Defaults to 10.
     public var maxFiles: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileUploadParam`.
     ///
@@ -3626,15 +3960,17 @@ public struct FileUploadParam: Codable, Hashable, Sendable {
         case maxFiles = "max_files"
     }
 
-    /// Decodes `FileUploadParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileUploadParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
-        self.maxFileSize = try container.decodeIfPresent(Swift.Int.self, forKey: .maxFileSize)
-        self.maxFiles = try container.decodeIfPresent(Swift.Int.self, forKey: .maxFiles)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+        self.maxFileSize = try reader.optional(Swift.Int.self, .maxFileSize)
+        self.maxFiles = try reader.optional(Swift.Int.self, .maxFiles)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3645,348 +3981,5 @@ public struct FileUploadParam: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.enabled, forKey: .enabled)
         try container.encodeIfPresent(self.maxFileSize, forKey: .maxFileSize)
         try container.encodeIfPresent(self.maxFiles, forKey: .maxFiles)
-    }
-}
-
-/// Controls how much historical context is retained for the session.
-///
-/// - Remark: Generated from `#/components/schemas/HistoryParam`.
-public struct HistoryParam: Codable, Hashable, Sendable {
-    /// Enables chat users to access previous ChatKit threads. Defaults to true.
-    public var enabled: Swift.Bool?
-    /// Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
-    public var recentThreads: Swift.Int?
-
-    /// Creates a new `HistoryParam`.
-    ///
-    /// - Parameters:
-    ///   - enabled: Enables chat users to access previous ChatKit threads. Defaults to true.
-    ///   - recentThreads: Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
-    public init(
-        enabled: Swift.Bool? = nil,
-        recentThreads: Swift.Int? = nil
-    ) {
-        self.enabled = enabled
-        self.recentThreads = recentThreads
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case enabled
-        case recentThreads = "recent_threads"
-    }
-
-    /// Decodes `HistoryParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
-        self.recentThreads = try container.decodeIfPresent(Swift.Int.self, forKey: .recentThreads)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.enabled, forKey: .enabled)
-        try container.encodeIfPresent(self.recentThreads, forKey: .recentThreads)
-    }
-}
-
-/// Optional per-session configuration settings for ChatKit behavior.
-///
-/// - Remark: Generated from `#/components/schemas/ChatkitConfigurationParam`.
-public struct ChatkitConfigurationParam: Codable, Hashable, Sendable {
-    /// Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
-    public var automaticThreadTitling: AutomaticThreadTitlingParam?
-    /// Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
-    public var fileUpload: FileUploadParam?
-    /// Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
-    public var history: HistoryParam?
-
-    /// Creates a new `ChatkitConfigurationParam`.
-    ///
-    /// - Parameters:
-    ///   - automaticThreadTitling: Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
-    ///   - fileUpload: Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
-    ///   - history: Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
-    public init(
-        automaticThreadTitling: AutomaticThreadTitlingParam? = nil,
-        fileUpload: FileUploadParam? = nil,
-        history: HistoryParam? = nil
-    ) {
-        self.automaticThreadTitling = automaticThreadTitling
-        self.fileUpload = fileUpload
-        self.history = history
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case automaticThreadTitling = "automatic_thread_titling"
-        case fileUpload = "file_upload"
-        case history
-    }
-
-    /// Decodes `ChatkitConfigurationParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.automaticThreadTitling = try container.decodeIfPresent(AutomaticThreadTitlingParam.self, forKey: .automaticThreadTitling)
-        self.fileUpload = try container.decodeIfPresent(FileUploadParam.self, forKey: .fileUpload)
-        self.history = try container.decodeIfPresent(HistoryParam.self, forKey: .history)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.automaticThreadTitling, forKey: .automaticThreadTitling)
-        try container.encodeIfPresent(self.fileUpload, forKey: .fileUpload)
-        try container.encodeIfPresent(self.history, forKey: .history)
-    }
-}
-
-/// Parameters for provisioning a new ChatKit session.
-///
-/// - Remark: Generated from `#/components/schemas/CreateChatSessionBody`.
-public struct CreateChatSessionBody: Codable, Hashable, Sendable {
-    /// Workflow that powers the session.
-    public var workflow: WorkflowParam
-    /// A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
-    public var user: Swift.String
-    /// Optional override for session expiration timing in seconds from creation. Defaults to 10 minutes.
-    public var expiresAfter: ExpiresAfterParam?
-    /// Optional override for per-minute request limits. When omitted, defaults to 10.
-    public var rateLimits: RateLimitsParam?
-    /// Optional overrides for ChatKit runtime configuration features
-    public var chatkitConfiguration: ChatkitConfigurationParam?
-
-    /// Creates a new `CreateChatSessionBody`.
-    ///
-    /// - Parameters:
-    ///   - workflow: Workflow that powers the session.
-    ///   - user: A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
-    ///   - expiresAfter: Optional override for session expiration timing in seconds from creation. Defaults to 10 minutes.
-    ///   - rateLimits: Optional override for per-minute request limits. When omitted, defaults to 10.
-    ///   - chatkitConfiguration: Optional overrides for ChatKit runtime configuration features
-    public init(
-        workflow: WorkflowParam,
-        user: Swift.String,
-        expiresAfter: ExpiresAfterParam? = nil,
-        rateLimits: RateLimitsParam? = nil,
-        chatkitConfiguration: ChatkitConfigurationParam? = nil
-    ) {
-        self.workflow = workflow
-        self.user = user
-        self.expiresAfter = expiresAfter
-        self.rateLimits = rateLimits
-        self.chatkitConfiguration = chatkitConfiguration
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case workflow
-        case user
-        case expiresAfter = "expires_after"
-        case rateLimits = "rate_limits"
-        case chatkitConfiguration = "chatkit_configuration"
-    }
-
-    /// Decodes `CreateChatSessionBody` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.workflow = try container.decode(WorkflowParam.self, forKey: .workflow)
-        self.user = try container.decode(Swift.String.self, forKey: .user)
-        self.expiresAfter = try container.decodeIfPresent(ExpiresAfterParam.self, forKey: .expiresAfter)
-        self.rateLimits = try container.decodeIfPresent(RateLimitsParam.self, forKey: .rateLimits)
-        self.chatkitConfiguration = try container.decodeIfPresent(ChatkitConfigurationParam.self, forKey: .chatkitConfiguration)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.workflow, forKey: .workflow)
-        try container.encode(self.user, forKey: .user)
-        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
-        try container.encodeIfPresent(self.rateLimits, forKey: .rateLimits)
-        try container.encodeIfPresent(self.chatkitConfiguration, forKey: .chatkitConfiguration)
-    }
-}
-
-/// Text block that a user contributed to the thread.
-///
-/// - Remark: Generated from `#/components/schemas/UserMessageInputText`.
-public struct UserMessageInputText: Codable, Hashable, Sendable {
-    /// Plain-text content supplied by the user.
-    public var text: Swift.String
-
-    /// Creates a new `UserMessageInputText`.
-    ///
-    /// - Parameters:
-    ///   - text: Plain-text content supplied by the user.
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    /// Decodes `UserMessageInputText` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-}
-
-/// Quoted snippet that the user referenced in their message.
-///
-/// - Remark: Generated from `#/components/schemas/UserMessageQuotedText`.
-public struct UserMessageQuotedText: Codable, Hashable, Sendable {
-    /// Quoted text content.
-    public var text: Swift.String
-
-    /// Creates a new `UserMessageQuotedText`.
-    ///
-    /// - Parameters:
-    ///   - text: Quoted text content.
-    public init(text: Swift.String) {
-        self.text = text
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case type
-    }
-
-    /// Decodes `UserMessageQuotedText` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("quoted_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("quoted_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-    }
-}
-
-/// The `AttachmentType` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/AttachmentType`.
-public struct AttachmentType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `image`
-    public static var image: Self { Self(rawValue: "image") }
-
-    /// `file`
-    public static var file: Self { Self(rawValue: "file") }
-}
-
-/// Attachment metadata included on thread items.
-///
-/// - Remark: Generated from `#/components/schemas/Attachment`.
-public struct Attachment: Codable, Hashable, Sendable {
-    /// Attachment discriminator.
-    public var type: AttachmentType
-    /// Identifier for the attachment.
-    public var id: Swift.String
-    /// Original display name for the attachment.
-    public var name: Swift.String
-    /// MIME type of the attachment.
-    public var mimeType: Swift.String
-    /// The `preview_url` member.
-    public var previewURL: Swift.String?
-
-    /// Creates a new `Attachment`.
-    ///
-    /// - Parameters:
-    ///   - type: Attachment discriminator.
-    ///   - id: Identifier for the attachment.
-    ///   - name: Original display name for the attachment.
-    ///   - mimeType: MIME type of the attachment.
-    ///   - previewURL: The `preview_url` member.
-    public init(
-        type: AttachmentType,
-        id: Swift.String,
-        name: Swift.String,
-        mimeType: Swift.String,
-        previewURL: Swift.String? = nil
-    ) {
-        self.type = type
-        self.id = id
-        self.name = name
-        self.mimeType = mimeType
-        self.previewURL = previewURL
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case id
-        case name
-        case mimeType = "mime_type"
-        case previewURL = "preview_url"
-    }
-
-    /// Decodes `Attachment` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(AttachmentType.self, forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.mimeType = try container.decode(Swift.String.self, forKey: .mimeType)
-        self.previewURL = try container.decodeIfPresent(Swift.String.self, forKey: .previewURL)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.mimeType, forKey: .mimeType)
-        try container.encode(self.previewURL, forKey: .previewURL)
     }
 }

@@ -3,12 +3,381 @@
 
 import Foundation
 
+/// Controls how much historical context is retained for the session.
+///
+/// - Remark: Generated from `#/components/schemas/HistoryParam`.
+public struct HistoryParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Enables chat users to access previous ChatKit threads. Defaults to true.
+    public var enabled: Swift.Bool?
+    /// Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
+    public var recentThreads: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `HistoryParam`.
+    ///
+    /// - Parameters:
+    ///   - enabled: Enables chat users to access previous ChatKit threads. Defaults to true.
+    ///   - recentThreads: Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
+    public init(
+        enabled: Swift.Bool? = nil,
+        recentThreads: Swift.Int? = nil
+    ) {
+        self.enabled = enabled
+        self.recentThreads = recentThreads
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case enabled
+        case recentThreads = "recent_threads"
+    }
+
+    /// Decodes `HistoryParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+        self.recentThreads = try reader.optional(Swift.Int.self, .recentThreads)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.enabled, forKey: .enabled)
+        try container.encodeIfPresent(self.recentThreads, forKey: .recentThreads)
+    }
+}
+
+/// Optional per-session configuration settings for ChatKit behavior.
+///
+/// - Remark: Generated from `#/components/schemas/ChatkitConfigurationParam`.
+public struct ChatkitConfigurationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
+    public var automaticThreadTitling: AutomaticThreadTitlingParam?
+    /// Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
+    public var fileUpload: FileUploadParam?
+    /// Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
+    public var history: HistoryParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ChatkitConfigurationParam`.
+    ///
+    /// - Parameters:
+    ///   - automaticThreadTitling: Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
+    ///   - fileUpload: Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
+    ///   - history: Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
+    public init(
+        automaticThreadTitling: AutomaticThreadTitlingParam? = nil,
+        fileUpload: FileUploadParam? = nil,
+        history: HistoryParam? = nil
+    ) {
+        self.automaticThreadTitling = automaticThreadTitling
+        self.fileUpload = fileUpload
+        self.history = history
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case automaticThreadTitling = "automatic_thread_titling"
+        case fileUpload = "file_upload"
+        case history
+    }
+
+    /// Decodes `ChatkitConfigurationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.automaticThreadTitling = try reader.optional(AutomaticThreadTitlingParam.self, .automaticThreadTitling)
+        self.fileUpload = try reader.optional(FileUploadParam.self, .fileUpload)
+        self.history = try reader.optional(HistoryParam.self, .history)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.automaticThreadTitling, forKey: .automaticThreadTitling)
+        try container.encodeIfPresent(self.fileUpload, forKey: .fileUpload)
+        try container.encodeIfPresent(self.history, forKey: .history)
+    }
+}
+
+/// Parameters for provisioning a new ChatKit session.
+///
+/// - Remark: Generated from `#/components/schemas/CreateChatSessionBody`.
+public struct CreateChatSessionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Workflow that powers the session.
+    public var workflow: WorkflowParam
+    /// A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
+    public var user: Swift.String
+    /// Optional override for session expiration timing in seconds from creation. Defaults to 10 minutes.
+    public var expiresAfter: ExpiresAfterParam?
+    /// Optional override for per-minute request limits. When omitted, defaults to 10.
+    public var rateLimits: RateLimitsParam?
+    /// Optional overrides for ChatKit runtime configuration features
+    public var chatkitConfiguration: ChatkitConfigurationParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `CreateChatSessionBody`.
+    ///
+    /// - Parameters:
+    ///   - workflow: Workflow that powers the session.
+    ///   - user: A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
+    ///   - expiresAfter: Optional override for session expiration timing in seconds from creation. Defaults to 10 minutes.
+    ///   - rateLimits: Optional override for per-minute request limits. When omitted, defaults to 10.
+    ///   - chatkitConfiguration: Optional overrides for ChatKit runtime configuration features
+    public init(
+        workflow: WorkflowParam,
+        user: Swift.String,
+        expiresAfter: ExpiresAfterParam? = nil,
+        rateLimits: RateLimitsParam? = nil,
+        chatkitConfiguration: ChatkitConfigurationParam? = nil
+    ) {
+        self.workflow = workflow
+        self.user = user
+        self.expiresAfter = expiresAfter
+        self.rateLimits = rateLimits
+        self.chatkitConfiguration = chatkitConfiguration
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case workflow
+        case user
+        case expiresAfter = "expires_after"
+        case rateLimits = "rate_limits"
+        case chatkitConfiguration = "chatkit_configuration"
+    }
+
+    /// Decodes `CreateChatSessionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.workflow = try reader.required(WorkflowParam.self, .workflow)
+        self.user = try reader.required(Swift.String.self, .user)
+        self.expiresAfter = try reader.optional(ExpiresAfterParam.self, .expiresAfter)
+        self.rateLimits = try reader.optional(RateLimitsParam.self, .rateLimits)
+        self.chatkitConfiguration = try reader.optional(ChatkitConfigurationParam.self, .chatkitConfiguration)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.workflow, forKey: .workflow)
+        try container.encode(self.user, forKey: .user)
+        try container.encodeIfPresent(self.expiresAfter, forKey: .expiresAfter)
+        try container.encodeIfPresent(self.rateLimits, forKey: .rateLimits)
+        try container.encodeIfPresent(self.chatkitConfiguration, forKey: .chatkitConfiguration)
+    }
+}
+
+/// Text block that a user contributed to the thread.
+///
+/// - Remark: Generated from `#/components/schemas/UserMessageInputText`.
+public struct UserMessageInputText: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Plain-text content supplied by the user.
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UserMessageInputText`.
+    ///
+    /// - Parameters:
+    ///   - text: Plain-text content supplied by the user.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case type
+    }
+
+    /// Decodes `UserMessageInputText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+    }
+}
+
+/// Quoted snippet that the user referenced in their message.
+///
+/// - Remark: Generated from `#/components/schemas/UserMessageQuotedText`.
+public struct UserMessageQuotedText: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Quoted text content.
+    public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `UserMessageQuotedText`.
+    ///
+    /// - Parameters:
+    ///   - text: Quoted text content.
+    public init(text: Swift.String) {
+        self.text = text
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case type
+    }
+
+    /// Decodes `UserMessageQuotedText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("quoted_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("quoted_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+    }
+}
+
+/// The `AttachmentType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/AttachmentType`.
+public struct AttachmentType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `image`
+    public static var image: Self { Self(rawValue: "image") }
+
+    /// `file`
+    public static var file: Self { Self(rawValue: "file") }
+}
+
+/// Attachment metadata included on thread items.
+///
+/// - Remark: Generated from `#/components/schemas/Attachment`.
+public struct Attachment: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Attachment discriminator.
+    public var type: AttachmentType
+    /// Identifier for the attachment.
+    public var id: Swift.String
+    /// Original display name for the attachment.
+    public var name: Swift.String
+    /// MIME type of the attachment.
+    public var mimeType: Swift.String
+    /// The `preview_url` member.
+    public var previewURL: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Attachment`.
+    ///
+    /// - Parameters:
+    ///   - type: Attachment discriminator.
+    ///   - id: Identifier for the attachment.
+    ///   - name: Original display name for the attachment.
+    ///   - mimeType: MIME type of the attachment.
+    ///   - previewURL: The `preview_url` member.
+    public init(
+        type: AttachmentType,
+        id: Swift.String,
+        name: Swift.String,
+        mimeType: Swift.String,
+        previewURL: Swift.String? = nil
+    ) {
+        self.type = type
+        self.id = id
+        self.name = name
+        self.mimeType = mimeType
+        self.previewURL = previewURL
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case id
+        case name
+        case mimeType = "mime_type"
+        case previewURL = "preview_url"
+    }
+
+    /// Decodes `Attachment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(AttachmentType.self, .type)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.mimeType = try reader.required(Swift.String.self, .mimeType)
+        self.previewURL = try reader.optional(Swift.String.self, .previewURL)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.mimeType, forKey: .mimeType)
+        try container.encode(self.previewURL, forKey: .previewURL)
+    }
+}
+
 /// Tool selection that the assistant should honor when executing the item.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoice`.
-public struct ToolChoice: Codable, Hashable, Sendable {
+public struct ToolChoice: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the requested tool.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolChoice`.
     ///
@@ -22,13 +391,15 @@ public struct ToolChoice: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `ToolChoice` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoice` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -43,11 +414,13 @@ public struct ToolChoice: Codable, Hashable, Sendable {
 /// Model and tool overrides applied when generating the assistant response.
 ///
 /// - Remark: Generated from `#/components/schemas/InferenceOptions`.
-public struct InferenceOptions: Codable, Hashable, Sendable {
+public struct InferenceOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `tool_choice` member.
     public var toolChoice: ToolChoice?
     /// The `model` member.
     public var model: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InferenceOptions`.
     ///
@@ -67,14 +440,16 @@ public struct InferenceOptions: Codable, Hashable, Sendable {
         case model
     }
 
-    /// Decodes `InferenceOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InferenceOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolChoice = try container.decodeIfPresent(ToolChoice.self, forKey: .toolChoice)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.toolChoice = try reader.optional(ToolChoice.self, .toolChoice)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -90,7 +465,7 @@ public struct InferenceOptions: Codable, Hashable, Sendable {
 /// User-authored messages within a thread.
 ///
 /// - Remark: Generated from `#/components/schemas/UserMessageItem`.
-public struct UserMessageItem: Codable, Hashable, Sendable {
+public struct UserMessageItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -103,6 +478,8 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
     public var attachments: [Attachment]
     /// The `inference_options` member.
     public var inferenceOptions: InferenceOptions?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserMessageItem`.
     ///
@@ -140,20 +517,22 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `UserMessageItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.user_message", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.content = try container.decodeIfPresent([UserMessageItem.ContentItem].self, forKey: .content) ?? []
-        self.attachments = try container.decodeIfPresent([Attachment].self, forKey: .attachments) ?? []
-        self.inferenceOptions = try container.decodeIfPresent(InferenceOptions.self, forKey: .inferenceOptions)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread_item", .object, required: true)
+        try reader.constant("chatkit.user_message", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.content = try reader.required([UserMessageItem.ContentItem].self, .content)
+        self.attachments = try reader.required([Attachment].self, .attachments)
+        self.inferenceOptions = try reader.optional(InferenceOptions.self, .inferenceOptions)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -176,7 +555,7 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UserMessageItem/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Text block that a user contributed to the thread. (type: `input_text`)
         case inputText(UserMessageInputText)
         /// Quoted snippet that the user referenced in their message. (type: `quoted_text`)
@@ -214,9 +593,11 @@ public struct UserMessageItem: Codable, Hashable, Sendable {
 /// Attachment source referenced by an annotation.
 ///
 /// - Remark: Generated from `#/components/schemas/FileAnnotationSource`.
-public struct FileAnnotationSource: Codable, Hashable, Sendable {
+public struct FileAnnotationSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Filename referenced by the annotation.
     public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileAnnotationSource`.
     ///
@@ -231,14 +612,16 @@ public struct FileAnnotationSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FileAnnotationSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileAnnotationSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file", forKey: .type)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file", .type, required: true)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -254,9 +637,11 @@ public struct FileAnnotationSource: Codable, Hashable, Sendable {
 /// Annotation that references an uploaded file.
 ///
 /// - Remark: Generated from `#/components/schemas/FileAnnotation`.
-public struct FileAnnotation: Codable, Hashable, Sendable {
+public struct FileAnnotation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// File attachment referenced by the annotation.
     public var source: FileAnnotationSource
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileAnnotation`.
     ///
@@ -271,14 +656,16 @@ public struct FileAnnotation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FileAnnotation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileAnnotation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file", forKey: .type)
-        self.source = try container.decode(FileAnnotationSource.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file", .type, required: true)
+        self.source = try reader.required(FileAnnotationSource.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -294,9 +681,11 @@ public struct FileAnnotation: Codable, Hashable, Sendable {
 /// URL backing an annotation entry.
 ///
 /// - Remark: Generated from `#/components/schemas/UrlAnnotationSource`.
-public struct URLAnnotationSource: Codable, Hashable, Sendable {
+public struct URLAnnotationSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// URL referenced by the annotation.
     public var url: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLAnnotationSource`.
     ///
@@ -311,14 +700,16 @@ public struct URLAnnotationSource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `URLAnnotationSource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLAnnotationSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("url", .type, required: true)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -334,9 +725,11 @@ public struct URLAnnotationSource: Codable, Hashable, Sendable {
 /// Annotation that references a URL.
 ///
 /// - Remark: Generated from `#/components/schemas/UrlAnnotation`.
-public struct URLAnnotation: Codable, Hashable, Sendable {
+public struct URLAnnotation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// URL referenced by the annotation.
     public var source: URLAnnotationSource
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLAnnotation`.
     ///
@@ -351,14 +744,16 @@ public struct URLAnnotation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `URLAnnotation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLAnnotation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url", forKey: .type)
-        self.source = try container.decode(URLAnnotationSource.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("url", .type, required: true)
+        self.source = try reader.required(URLAnnotationSource.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -374,11 +769,13 @@ public struct URLAnnotation: Codable, Hashable, Sendable {
 /// Assistant response text accompanied by optional annotations.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputText`.
-public struct ResponseOutputText: Codable, Hashable, Sendable {
+public struct ResponseOutputText: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Assistant generated text.
     public var text: Swift.String
     /// Ordered list of annotations attached to the response text.
     public var annotations: [ResponseOutputText.AnnotationValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseOutputText`.
     ///
@@ -399,15 +796,17 @@ public struct ResponseOutputText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseOutputText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decodeIfPresent([ResponseOutputText.AnnotationValue].self, forKey: .annotations) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.annotations = try reader.required([ResponseOutputText.AnnotationValue].self, .annotations)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -425,7 +824,7 @@ public struct ResponseOutputText: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseOutputText/properties/annotations/items`.
-    public enum AnnotationValue: Codable, Hashable, Sendable {
+    public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Annotation that references an uploaded file. (type: `file`)
         case file(FileAnnotation)
         /// Annotation that references a URL. (type: `url`)
@@ -463,7 +862,7 @@ public struct ResponseOutputText: Codable, Hashable, Sendable {
 /// Assistant-authored message within a thread.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantMessageItem`.
-public struct AssistantMessageItem: Codable, Hashable, Sendable {
+public struct AssistantMessageItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -472,6 +871,8 @@ public struct AssistantMessageItem: Codable, Hashable, Sendable {
     public var threadID: Swift.String
     /// Ordered assistant response segments.
     public var content: [ResponseOutputText]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AssistantMessageItem`.
     ///
@@ -501,18 +902,20 @@ public struct AssistantMessageItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AssistantMessageItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssistantMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.assistant_message", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.content = try container.decodeIfPresent([ResponseOutputText].self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread_item", .object, required: true)
+        try reader.constant("chatkit.assistant_message", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.content = try reader.required([ResponseOutputText].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -532,7 +935,7 @@ public struct AssistantMessageItem: Codable, Hashable, Sendable {
 /// Thread item that renders a widget payload.
 ///
 /// - Remark: Generated from `#/components/schemas/WidgetMessageItem`.
-public struct WidgetMessageItem: Codable, Hashable, Sendable {
+public struct WidgetMessageItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -541,6 +944,8 @@ public struct WidgetMessageItem: Codable, Hashable, Sendable {
     public var threadID: Swift.String
     /// Serialized widget payload rendered in the UI.
     public var widget: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WidgetMessageItem`.
     ///
@@ -570,18 +975,20 @@ public struct WidgetMessageItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WidgetMessageItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WidgetMessageItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.widget", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.widget = try container.decode(Swift.String.self, forKey: .widget)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread_item", .object, required: true)
+        try reader.constant("chatkit.widget", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.widget = try reader.required(Swift.String.self, .widget)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -620,7 +1027,7 @@ public struct ClientToolCallStatus: OpenEnum {
 /// Record of a client side tool invocation initiated by the assistant.
 ///
 /// - Remark: Generated from `#/components/schemas/ClientToolCallItem`.
-public struct ClientToolCallItem: Codable, Hashable, Sendable {
+public struct ClientToolCallItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -637,6 +1044,8 @@ public struct ClientToolCallItem: Codable, Hashable, Sendable {
     public var arguments: Swift.String
     /// The `output` member.
     public var output: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ClientToolCallItem`.
     ///
@@ -682,22 +1091,24 @@ public struct ClientToolCallItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ClientToolCallItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ClientToolCallItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.client_tool_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.status = try container.decode(ClientToolCallStatus.self, forKey: .status)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread_item", .object, required: true)
+        try reader.constant("chatkit.client_tool_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.status = try reader.required(ClientToolCallStatus.self, .status)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -740,7 +1151,7 @@ public struct TaskType: OpenEnum {
 /// Task emitted by the workflow to show progress and status updates.
 ///
 /// - Remark: Generated from `#/components/schemas/TaskItem`.
-public struct TaskItem: Codable, Hashable, Sendable {
+public struct TaskItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -753,6 +1164,8 @@ public struct TaskItem: Codable, Hashable, Sendable {
     public var heading: Swift.String?
     /// The `summary` member.
     public var summary: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TaskItem`.
     ///
@@ -790,20 +1203,22 @@ public struct TaskItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TaskItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TaskItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.task", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.taskType = try container.decode(TaskType.self, forKey: .taskType)
-        self.heading = try container.decodeIfPresent(Swift.String.self, forKey: .heading)
-        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: .summary)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread_item", .object, required: true)
+        try reader.constant("chatkit.task", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.taskType = try reader.required(TaskType.self, .taskType)
+        self.heading = try reader.optional(Swift.String.self, .heading)
+        self.summary = try reader.optional(Swift.String.self, .summary)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -825,13 +1240,15 @@ public struct TaskItem: Codable, Hashable, Sendable {
 /// Task entry that appears within a TaskGroup.
 ///
 /// - Remark: Generated from `#/components/schemas/TaskGroupTask`.
-public struct TaskGroupTask: Codable, Hashable, Sendable {
+public struct TaskGroupTask: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Subtype for the grouped task.
     public var type: TaskType
     /// The `heading` member.
     public var heading: Swift.String?
     /// The `summary` member.
     public var summary: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TaskGroupTask`.
     ///
@@ -855,15 +1272,17 @@ public struct TaskGroupTask: Codable, Hashable, Sendable {
         case summary
     }
 
-    /// Decodes `TaskGroupTask` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TaskGroupTask` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(TaskType.self, forKey: .type)
-        self.heading = try container.decodeIfPresent(Swift.String.self, forKey: .heading)
-        self.summary = try container.decodeIfPresent(Swift.String.self, forKey: .summary)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(TaskType.self, .type)
+        self.heading = try reader.optional(Swift.String.self, .heading)
+        self.summary = try reader.optional(Swift.String.self, .summary)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -880,7 +1299,7 @@ public struct TaskGroupTask: Codable, Hashable, Sendable {
 /// Collection of workflow tasks grouped together in the thread.
 ///
 /// - Remark: Generated from `#/components/schemas/TaskGroupItem`.
-public struct TaskGroupItem: Codable, Hashable, Sendable {
+public struct TaskGroupItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread item.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the item was created.
@@ -889,6 +1308,8 @@ public struct TaskGroupItem: Codable, Hashable, Sendable {
     public var threadID: Swift.String
     /// Tasks included in the group.
     public var tasks: [TaskGroupTask]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TaskGroupItem`.
     ///
@@ -918,18 +1339,20 @@ public struct TaskGroupItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TaskGroupItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TaskGroupItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread_item", forKey: .object)
-        try container.decodeConstant("chatkit.task_group", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.threadID = try container.decode(Swift.String.self, forKey: .threadID)
-        self.tasks = try container.decodeIfPresent([TaskGroupTask].self, forKey: .tasks) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread_item", .object, required: true)
+        try reader.constant("chatkit.task_group", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.threadID = try reader.required(Swift.String.self, .threadID)
+        self.tasks = try reader.required([TaskGroupTask].self, .tasks)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -951,7 +1374,7 @@ public struct TaskGroupItem: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadItem`.
-public enum ThreadItem: Codable, Hashable, Sendable {
+public enum ThreadItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// User-authored messages within a thread. (type: `chatkit.user_message`)
     case chatkitUserMessage(UserMessageItem)
     /// Assistant-authored message within a thread. (type: `chatkit.assistant_message`)
@@ -1008,7 +1431,7 @@ public enum ThreadItem: Codable, Hashable, Sendable {
 /// A paginated list of thread items rendered for the ChatKit API.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadItemListResource`.
-public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
+public struct ThreadItemListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadItem]
     /// The `first_id` member.
@@ -1017,6 +1440,8 @@ public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ThreadItemListResource`.
     ///
@@ -1045,17 +1470,19 @@ public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ThreadItemListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadItemListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ThreadItem].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ThreadItem].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1081,7 +1508,10 @@ public struct ThreadItemListResource: Codable, Hashable, Sendable, CursorPage {
 /// Indicates that a thread is active.
 ///
 /// - Remark: Generated from `#/components/schemas/ActiveStatus`.
-public struct ActiveStatus: Codable, Hashable, Sendable {
+public struct ActiveStatus: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ActiveStatus`.
     public init() {
     }
@@ -1090,13 +1520,15 @@ public struct ActiveStatus: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ActiveStatus` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ActiveStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("active", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("active", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1111,9 +1543,11 @@ public struct ActiveStatus: Codable, Hashable, Sendable {
 /// Indicates that a thread is locked and cannot accept new input.
 ///
 /// - Remark: Generated from `#/components/schemas/LockedStatus`.
-public struct LockedStatus: Codable, Hashable, Sendable {
+public struct LockedStatus: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `reason` member.
     public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LockedStatus`.
     ///
@@ -1128,14 +1562,16 @@ public struct LockedStatus: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `LockedStatus` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LockedStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("locked", forKey: .type)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("locked", .type, required: true)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1151,9 +1587,11 @@ public struct LockedStatus: Codable, Hashable, Sendable {
 /// Indicates that a thread has been closed.
 ///
 /// - Remark: Generated from `#/components/schemas/ClosedStatus`.
-public struct ClosedStatus: Codable, Hashable, Sendable {
+public struct ClosedStatus: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `reason` member.
     public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ClosedStatus`.
     ///
@@ -1168,14 +1606,16 @@ public struct ClosedStatus: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ClosedStatus` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ClosedStatus` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("closed", forKey: .type)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("closed", .type, required: true)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1191,7 +1631,7 @@ public struct ClosedStatus: Codable, Hashable, Sendable {
 /// Represents a ChatKit thread and its current status.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadResource`.
-public struct ThreadResource: Codable, Hashable, Sendable {
+public struct ThreadResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the thread.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the thread was created.
@@ -1202,6 +1642,8 @@ public struct ThreadResource: Codable, Hashable, Sendable {
     public var status: ThreadResource.Status
     /// Free-form string that identifies your end user who owns the thread.
     public var user: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ThreadResource`.
     ///
@@ -1234,18 +1676,20 @@ public struct ThreadResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ThreadResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
-        self.status = try container.decode(ThreadResource.Status.self, forKey: .status)
-        self.user = try container.decode(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.title = try reader.optional(Swift.String.self, .title)
+        self.status = try reader.required(ThreadResource.Status.self, .status)
+        self.user = try reader.required(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1266,7 +1710,7 @@ public struct ThreadResource: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadResource/properties/status`.
-    public enum Status: Codable, Hashable, Sendable {
+    public enum Status: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Indicates that a thread is active. (type: `active`)
         case active(ActiveStatus)
         /// Indicates that a thread is locked and cannot accept new input. (type: `locked`)
@@ -1309,11 +1753,13 @@ public struct ThreadResource: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting a thread.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedThreadResource`.
-public struct DeletedThreadResource: Codable, Hashable, Sendable {
+public struct DeletedThreadResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the deleted thread.
     public var id: Swift.String
     /// Indicates that the thread has been deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedThreadResource`.
     ///
@@ -1334,15 +1780,17 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeletedThreadResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedThreadResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("chatkit.thread.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("chatkit.thread.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1359,7 +1807,7 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable {
 /// A paginated list of ChatKit threads.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadListResource`.
-public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
+public struct ThreadListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadResource]
     /// The `first_id` member.
@@ -1368,6 +1816,8 @@ public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ThreadListResource`.
     ///
@@ -1396,17 +1846,19 @@ public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ThreadListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ThreadListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ThreadResource].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ThreadResource].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1432,11 +1884,13 @@ public struct ThreadListResource: Codable, Hashable, Sendable, CursorPage {
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
 ///
 /// - Remark: Generated from `#/components/schemas/DragPoint`.
-public struct DragPoint: Codable, Hashable, Sendable {
+public struct DragPoint: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate.
     public var x: Swift.Int
     /// The y-coordinate.
     public var y: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DragPoint`.
     ///
@@ -1456,14 +1910,16 @@ public struct DragPoint: Codable, Hashable, Sendable {
         case y
     }
 
-    /// Decodes `DragPoint` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DragPoint` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1479,7 +1935,7 @@ public struct DragPoint: Codable, Hashable, Sendable {
 /// An error payload that was emitted for a streaming error event.
 ///
 /// - Remark: Generated from `#/components/schemas/ErrorPayload`.
-public struct ErrorPayload: Codable, Hashable, Sendable {
+public struct ErrorPayload: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error type that was emitted.
     public var type: Swift.String
     /// The `code` member.
@@ -1490,6 +1946,8 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
     public var param: Swift.String?
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorPayload`.
     ///
@@ -1521,17 +1979,19 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
         case headers
     }
 
-    /// Decodes `ErrorPayload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(Swift.String.self, forKey: .type)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-        self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(Swift.String.self, .type)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.param = try reader.optional(Swift.String.self, .param)
+        self.headers = try reader.optional([Swift.String: Swift.String].self, .headers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1550,9 +2010,11 @@ public struct ErrorPayload: Codable, Hashable, Sendable {
 /// Token counts
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
-public struct BetaTokenCountsResource: Codable, Hashable, Sendable {
+public struct BetaTokenCountsResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input_tokens` member.
     public var inputTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTokenCountsResource`.
     ///
@@ -1567,14 +2029,16 @@ public struct BetaTokenCountsResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `BetaTokenCountsResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTokenCountsResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.input_tokens", forKey: .object)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.input_tokens", .object, required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1590,7 +2054,7 @@ public struct BetaTokenCountsResource: Codable, Hashable, Sendable {
 /// The `BetaTokenCountsBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
-public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
+public struct BetaTokenCountsBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `model` member.
     public var model: Swift.String?
     /// The `input` member.
@@ -1620,6 +2084,8 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
     public var toolChoice: BetaToolChoiceParam?
     /// The `parallel_tool_calls` member.
     public var parallelToolCalls: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTokenCountsBody`.
     ///
@@ -1679,24 +2145,26 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         case parallelToolCalls = "parallel_tool_calls"
     }
 
-    /// Decodes `BetaTokenCountsBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTokenCountsBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.input = try container.decodeIfPresent(BetaTokenCountsBody.Input.self, forKey: .input)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools)
-        self.text = try container.decodeIfPresent(BetaResponseTextParam.self, forKey: .text)
-        self.reasoning = try container.decodeIfPresent(BetaReasoning.self, forKey: .reasoning)
-        self._truncation = try container.decodeIfPresent(BetaTruncationEnum.self, forKey: .truncation)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.personality = try container.decodeIfPresent(BetaPersonalityEnum.self, forKey: .personality)
-        self.conversation = try container.decodeIfPresent(BetaConversationParam.self, forKey: .conversation)
-        self.toolChoice = try container.decodeIfPresent(BetaToolChoiceParam.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.input = try reader.optional(BetaTokenCountsBody.Input.self, .input)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.tools = try reader.optional([BetaTool].self, .tools)
+        self.text = try reader.optional(BetaResponseTextParam.self, .text)
+        self.reasoning = try reader.optional(BetaReasoning.self, .reasoning)
+        self._truncation = try reader.optional(BetaTruncationEnum.self, .truncation)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.personality = try reader.optional(BetaPersonalityEnum.self, .personality)
+        self.conversation = try reader.optional(BetaConversationParam.self, .conversation)
+        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, .toolChoice)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1723,7 +2191,7 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
@@ -1738,11 +2206,11 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [BetaInputItem](from: decoder) {
+            if let value = decoder.attemptCase([BetaInputItem].self) {
                 self = .betaInputItems(value)
                 return
             }
@@ -1803,7 +2271,7 @@ public struct BetaTruncationEnum: OpenEnum {
 /// The `BetaCompactResponseMethodPublicBody` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody`.
-public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
+public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
     public var model: BetaModelIDsCompaction?
     /// The `input` member.
@@ -1820,6 +2288,8 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
     /// The `service_tier` member.
     public var serviceTier: BetaServiceTierEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCompactResponseMethodPublicBody`.
     ///
@@ -1863,20 +2333,22 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         case serviceTier = "service_tier"
     }
 
-    /// Decodes `BetaCompactResponseMethodPublicBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactResponseMethodPublicBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(BetaModelIDsCompaction.self, forKey: .model)
-        self.input = try container.decodeIfPresent(BetaCompactResponseMethodPublicBody.Input.self, forKey: .input)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self.promptCacheRetention = try container.decodeIfPresent(BetaPromptCacheRetentionEnum.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.serviceTier = try container.decodeIfPresent(BetaServiceTierEnum.self, forKey: .serviceTier)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(BetaModelIDsCompaction.self, .model)
+        self.input = try reader.optional(BetaCompactResponseMethodPublicBody.Input.self, .input)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self.promptCacheRetention = try reader.optional(BetaPromptCacheRetentionEnum.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, .promptCacheOptions)
+        self.serviceTier = try reader.optional(BetaServiceTierEnum.self, .serviceTier)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1899,7 +2371,7 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody/properties/input/anyOf/0`.
-    public enum Input: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the `user` role.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content types.
@@ -1914,11 +2386,11 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [BetaInputItem](from: decoder) {
+            if let value = decoder.attemptCase([BetaInputItem].self) {
                 self = .betaInputItems(value)
                 return
             }
@@ -2307,7 +2779,7 @@ public struct BetaModelIDsCompaction: OpenEnum {
 /// The compacted response object
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactResource`.
-public struct BetaCompactResource: Codable, Hashable, Sendable {
+public struct BetaCompactResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier for the compacted response.
     public var id: Swift.String
     /// The compacted list of output items.
@@ -2316,6 +2788,8 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// Token accounting for the compaction pass, including cached, reasoning, and total tokens.
     public var usage: BetaResponseUsage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCompactResource`.
     ///
@@ -2344,17 +2818,19 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `BetaCompactResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.compaction", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.output = try container.decodeIfPresent([BetaItemField].self, forKey: .output) ?? []
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.usage = try container.decode(BetaResponseUsage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.compaction", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.output = try reader.required([BetaItemField].self, .output)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.usage = try reader.required(BetaResponseUsage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2375,7 +2851,7 @@ public struct BetaCompactResource: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemField`.
-public enum BetaItemField: Codable, Hashable, Sendable {
+public enum BetaItemField: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A message to or from the model. (type: `message`)
     case message(BetaMessage)
     /// type: `program`
@@ -2557,7 +3033,7 @@ public enum BetaItemField: Codable, Hashable, Sendable {
 /// A message to or from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMessage`.
-public struct BetaMessage: Codable, Hashable, Sendable {
+public struct BetaMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the message.
@@ -2570,6 +3046,8 @@ public struct BetaMessage: Codable, Hashable, Sendable {
     public var content: [BetaMessage.ContentItem]
     /// The `phase` member.
     public var phase: BetaMessagePhase2?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMessage`.
     ///
@@ -2606,19 +3084,21 @@ public struct BetaMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaMessageStatus.self, forKey: .status)
-        self.role = try container.decode(BetaMessageRole.self, forKey: .role)
-        self.content = try container.decodeIfPresent([BetaMessage.ContentItem].self, forKey: .content) ?? []
-        self.phase = try container.decodeIfPresent(BetaMessagePhase2.self, forKey: .phase)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(BetaMessageStatus.self, .status)
+        self.role = try reader.required(BetaMessageRole.self, .role)
+        self.content = try reader.required([BetaMessage.ContentItem].self, .content)
+        self.phase = try reader.optional(BetaMessagePhase2.self, .phase)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2640,7 +3120,7 @@ public struct BetaMessage: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaMessage/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. (type: `input_text`)
         case inputText(BetaInputTextContent)
         /// A text output from the model. (type: `output_text`)
@@ -2759,11 +3239,13 @@ public struct BetaMessageStatus: OpenEnum {
 /// An audio output from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputAudio`.
-public struct BetaOutputAudio: Codable, Hashable, Sendable {
+public struct BetaOutputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded audio data from the model.
     public var data: Swift.String
     /// The transcript of the audio data from the model.
     public var transcript: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaOutputAudio`.
     ///
@@ -2784,15 +3266,17 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaOutputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaOutputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_audio", forKey: .type)
-        self.data = try container.decode(Swift.String.self, forKey: .data)
-        self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_audio", .type, required: true)
+        self.data = try reader.required(Swift.String.self, .data)
+        self.transcript = try reader.required(Swift.String.self, .transcript)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2809,9 +3293,11 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable {
 /// An audio input to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputAudio`.
-public struct BetaInputAudio: Codable, Hashable, Sendable {
+public struct BetaInputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input_audio` member.
     public var inputAudio: BetaInputAudio.InputAudioValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaInputAudio`.
     ///
@@ -2826,14 +3312,16 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaInputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio", forKey: .type)
-        self.inputAudio = try container.decode(BetaInputAudio.InputAudioValue.self, forKey: .inputAudio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio", .type, required: true)
+        self.inputAudio = try reader.required(BetaInputAudio.InputAudioValue.self, .inputAudio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2848,12 +3336,14 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
     /// The `input_audio` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
-    public struct InputAudioValue: Codable, Hashable, Sendable {
+    public struct InputAudioValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Base64-encoded audio data.
         public var data: Swift.String
         /// The format of the audio data. Currently supported formats are `mp3` and
         /// `wav`.
         public var format: BetaInputAudio.InputAudioValue.Format
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputAudioValue`.
         ///
@@ -2873,14 +3363,16 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.data = try container.decode(Swift.String.self, forKey: .data)
-            self.format = try container.decode(BetaInputAudio.InputAudioValue.Format.self, forKey: .format)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.data = try reader.required(Swift.String.self, .data)
+            self.format = try reader.required(BetaInputAudio.InputAudioValue.Format.self, .format)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2919,7 +3411,7 @@ public struct BetaInputAudio: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContent`.
-public enum BetaContent: Codable, Hashable, Sendable {
+public enum BetaContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// type: `input_text`, `input_image`, `input_file`
     case inputContent(BetaInputContent)
     /// type: `output_text`, `refusal`, `reasoning_text`

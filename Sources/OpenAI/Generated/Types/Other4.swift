@@ -8,7 +8,7 @@ import Foundation
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent`.
-public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
+public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
     case responseAudioDelta(BetaResponsesServerEvent.ResponseAudioDelta)
     /// Emitted when the audio response is complete. (type: `response.audio.done`)
@@ -334,7 +334,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial audio response.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/0`.
-    public struct ResponseAudioDelta: Codable, Hashable, Sendable {
+    public struct ResponseAudioDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// A sequence number for this chunk of the stream response.
@@ -345,6 +345,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioDelta`.
         ///
@@ -373,17 +375,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -402,7 +406,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the audio response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/1`.
-    public struct ResponseAudioDone: Codable, Hashable, Sendable {
+    public struct ResponseAudioDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of the delta.
@@ -411,6 +415,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioDone`.
         ///
@@ -435,16 +441,18 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -462,7 +470,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial transcript of audio.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/2`.
-    public struct ResponseAudioTranscriptDelta: Codable, Hashable, Sendable {
+    public struct ResponseAudioTranscriptDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The partial transcript of the audio response.
@@ -473,6 +481,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
@@ -501,17 +511,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.transcript.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -530,7 +542,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the full audio transcript is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/3`.
-    public struct ResponseAudioTranscriptDone: Codable, Hashable, Sendable {
+    public struct ResponseAudioTranscriptDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -539,6 +551,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioTranscriptDone`.
         ///
@@ -563,16 +577,18 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.transcript.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.transcript.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -590,7 +606,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a partial code snippet is streamed by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/4`.
-    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code is being streamed.
@@ -605,6 +621,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
@@ -641,19 +659,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call_code.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -674,7 +694,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the code snippet is finalized by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/5`.
-    public struct ResponseCodeInterpreterCallCodeDone: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallCodeDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code is finalized.
@@ -689,6 +709,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
@@ -725,19 +747,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.code = try container.decode(Swift.String.self, forKey: .code)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call_code.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.code = try reader.required(Swift.String.self, .code)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -758,7 +782,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the code interpreter call is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/6`.
-    public struct ResponseCodeInterpreterCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code interpreter call is completed.
@@ -771,6 +795,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
@@ -803,18 +829,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call.completed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -834,7 +862,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a code interpreter call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/7`.
-    public struct ResponseCodeInterpreterCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code interpreter call is in progress.
@@ -847,6 +875,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
@@ -879,18 +909,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call.in_progress", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -910,7 +942,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the code interpreter is actively interpreting the code snippet.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/8`.
-    public struct ResponseCodeInterpreterCallInterpreting: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallInterpreting: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response for which the code interpreter is interpreting code.
@@ -923,6 +955,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
@@ -955,18 +989,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call.interpreting", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -986,7 +1022,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the model response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/9`.
-    public struct ResponseCompleted: Codable, Hashable, Sendable {
+    public struct ResponseCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// Properties of the completed response.
@@ -997,6 +1033,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCompleted`.
         ///
@@ -1025,17 +1063,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.completed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.response = try container.decode(BetaResponse.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.completed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.response = try reader.required(BetaResponse.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1054,7 +1094,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a new content part is added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/10`.
-    public struct ResponseContentPartAdded: Codable, Hashable, Sendable {
+    public struct ResponseContentPartAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the content part was added to.
@@ -1071,6 +1111,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseContentPartAdded`.
         ///
@@ -1111,20 +1153,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.content_part.added", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.part = try container.decode(BetaOutputContent.self, forKey: .part)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.content_part.added", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.part = try reader.required(BetaOutputContent.self, .part)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1146,7 +1190,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a content part is done.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/11`.
-    public struct ResponseContentPartDone: Codable, Hashable, Sendable {
+    public struct ResponseContentPartDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the content part was added to.
@@ -1163,6 +1207,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseContentPartDone`.
         ///
@@ -1203,20 +1249,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.content_part.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.part = try container.decode(BetaOutputContent.self, forKey: .part)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.content_part.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.part = try reader.required(BetaOutputContent.self, .part)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1238,7 +1286,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// An event that is emitted when a response is created.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/12`.
-    public struct ResponseCreated: Codable, Hashable, Sendable {
+    public struct ResponseCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The response that was created.
@@ -1249,6 +1297,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCreated`.
         ///
@@ -1277,17 +1327,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.created", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.response = try container.decode(BetaResponse.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.created", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.response = try reader.required(BetaResponse.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1306,7 +1358,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a file search call is completed (results found).
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/13`.
-    public struct ResponseFileSearchCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseFileSearchCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the file search call is initiated.
@@ -1319,6 +1371,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
@@ -1351,18 +1405,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.file_search_call.completed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.file_search_call.completed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1382,7 +1438,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a file search call is initiated.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/14`.
-    public struct ResponseFileSearchCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseFileSearchCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the file search call is initiated.
@@ -1395,6 +1451,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
@@ -1427,18 +1485,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.file_search_call.in_progress", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1458,7 +1518,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a file search is currently searching.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/15`.
-    public struct ResponseFileSearchCallSearching: Codable, Hashable, Sendable {
+    public struct ResponseFileSearchCallSearching: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the file search call is searching.
@@ -1471,6 +1531,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFileSearchCallSearching`.
         ///
@@ -1503,18 +1565,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.file_search_call.searching", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.file_search_call.searching", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1534,7 +1598,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial function-call arguments delta.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/16`.
-    public struct ResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable {
+    public struct ResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the function-call arguments delta is added to.
@@ -1549,6 +1613,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
@@ -1585,19 +1651,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.function_call_arguments.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1618,7 +1686,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when function-call arguments are finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/17`.
-    public struct ResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable {
+    public struct ResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item.
@@ -1635,6 +1703,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
@@ -1675,20 +1745,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.function_call_arguments.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1710,7 +1782,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated a shell command was added to a tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/18`.
-    public struct ResponseShellCallCommandAdded: Codable, Hashable, Sendable {
+    public struct ResponseShellCallCommandAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -1725,6 +1797,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallCommandAdded`.
         ///
@@ -1761,19 +1835,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_command.added", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.command = try container.decode(Swift.String.self, forKey: .command)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_command.added", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.command = try reader.required(Swift.String.self, .command)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1794,7 +1870,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated a shell command was incrementally updated.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/19`.
-    public struct ResponseShellCallCommandDelta: Codable, Hashable, Sendable {
+    public struct ResponseShellCallCommandDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -1811,6 +1887,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallCommandDelta`.
         ///
@@ -1851,20 +1929,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_command.delta", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.obfuscation = try reader.optional(Swift.String.self, .obfuscation)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1886,7 +1966,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated a shell command was completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/20`.
-    public struct ResponseShellCallCommandDone: Codable, Hashable, Sendable {
+    public struct ResponseShellCallCommandDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -1901,6 +1981,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallCommandDone`.
         ///
@@ -1937,19 +2019,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_command.done", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.command = try container.decode(Swift.String.self, forKey: .command)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_command.done", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.command = try reader.required(Swift.String.self, .command)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1970,7 +2054,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated shell call output was incrementally added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/21`.
-    public struct ResponseShellCallOutputContentDelta: Codable, Hashable, Sendable {
+    public struct ResponseShellCallOutputContentDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -1987,6 +2071,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
@@ -2027,20 +2113,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_output_content.delta", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.delta = try container.decode(BetaShellCallOutputDelta.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_output_content.delta", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.delta = try reader.required(BetaShellCallOutputDelta.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2062,7 +2150,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated shell call output was completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/22`.
-    public struct ResponseShellCallOutputContentDone: Codable, Hashable, Sendable {
+    public struct ResponseShellCallOutputContentDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The agent that owns this multi-agent streaming event.
@@ -2079,6 +2167,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
@@ -2119,20 +2209,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_output_content.done", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_output_content.done", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.output = try reader.required([BetaFunctionShellCallOutputContent].self, .output)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2154,7 +2246,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the response is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/23`.
-    public struct ResponseInProgress: Codable, Hashable, Sendable {
+    public struct ResponseInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The response that is in progress.
@@ -2165,6 +2257,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseInProgress`.
         ///
@@ -2193,17 +2287,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.in_progress", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.response = try container.decode(BetaResponse.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.in_progress", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.response = try reader.required(BetaResponse.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2222,7 +2318,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// An event that is emitted when a response fails.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/24`.
-    public struct ResponseFailed: Codable, Hashable, Sendable {
+    public struct ResponseFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -2233,6 +2329,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFailed`.
         ///
@@ -2261,17 +2359,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.failed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.response = try container.decode(BetaResponse.self, forKey: .response)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.failed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.response = try reader.required(BetaResponse.self, .response)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2290,7 +2390,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// An event that is emitted when a response finishes as incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/25`.
-    public struct ResponseIncomplete: Codable, Hashable, Sendable {
+    public struct ResponseIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The response that was incomplete.
@@ -2301,6 +2401,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseIncomplete`.
         ///
@@ -2329,17 +2431,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.incomplete", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.response = try container.decode(BetaResponse.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.incomplete", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.response = try reader.required(BetaResponse.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2358,7 +2462,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a new output item is added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/26`.
-    public struct ResponseOutputItemAdded: Codable, Hashable, Sendable {
+    public struct ResponseOutputItemAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that was added.
@@ -2374,6 +2478,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputItemAdded`.
         ///
@@ -2406,18 +2512,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_item.added", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.item = try container.decode(BetaOutputItem.self, forKey: .item)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_item.added", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.item = try reader.required(BetaOutputItem.self, .item)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2437,7 +2545,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an output item is marked done.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/27`.
-    public struct ResponseOutputItemDone: Codable, Hashable, Sendable {
+    public struct ResponseOutputItemDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that was marked done.
@@ -2450,6 +2558,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputItemDone`.
         ///
@@ -2482,18 +2592,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_item.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.item = try container.decode(BetaOutputItem.self, forKey: .item)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_item.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.item = try reader.required(BetaOutputItem.self, .item)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2513,7 +2625,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a new reasoning summary part is added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/28`.
-    public struct ResponseReasoningSummaryPartAdded: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryPartAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary part is associated with.
@@ -2530,6 +2642,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
@@ -2570,20 +2684,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_part.added", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.part = try container.decode(BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded.Part.self, forKey: .part)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_part.added", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.part = try reader.required(BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded.Part.self, .part)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2604,9 +2720,11 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// The summary part that was added.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartAddedEvent/properties/part`.
-        public struct Part: Codable, Hashable, Sendable {
+        public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The text of the summary part.
             public var text: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Part`.
             ///
@@ -2621,14 +2739,16 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("summary_text", forKey: .type)
-                self.text = try container.decode(Swift.String.self, forKey: .text)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("summary_text", .type, required: true)
+                self.text = try reader.required(Swift.String.self, .text)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2645,7 +2765,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a reasoning summary part is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/29`.
-    public struct ResponseReasoningSummaryPartDone: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryPartDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary part is associated with.
@@ -2662,6 +2782,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
@@ -2703,21 +2825,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case status
         }
 
-        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_part.done", forKey: .type)
-            try container.decodeConstantIfPresent("incomplete", forKey: .status)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.part = try container.decode(BetaResponsesServerEvent.ResponseReasoningSummaryPartDone.Part.self, forKey: .part)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_part.done", .type, required: true)
+            try reader.constant("incomplete", .status, required: false)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.part = try reader.required(BetaResponsesServerEvent.ResponseReasoningSummaryPartDone.Part.self, .part)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2739,9 +2863,11 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// The completed summary part.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartDoneEvent/properties/part`.
-        public struct Part: Codable, Hashable, Sendable {
+        public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The text of the summary part.
             public var text: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Part`.
             ///
@@ -2756,14 +2882,16 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("summary_text", forKey: .type)
-                self.text = try container.decode(Swift.String.self, forKey: .text)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("summary_text", .type, required: true)
+                self.text = try reader.required(Swift.String.self, .text)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2780,7 +2908,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a delta is added to a reasoning summary text.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/30`.
-    public struct ResponseReasoningSummaryTextDelta: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary text delta is associated with.
@@ -2797,6 +2925,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
@@ -2837,20 +2967,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_text.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_text.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2872,7 +3004,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a reasoning summary text is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/31`.
-    public struct ResponseReasoningSummaryTextDone: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this summary text is associated with.
@@ -2889,6 +3021,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
@@ -2929,20 +3063,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_text.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_text.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2964,7 +3100,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a delta is added to a reasoning text.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/32`.
-    public struct ResponseReasoningTextDelta: Codable, Hashable, Sendable {
+    public struct ResponseReasoningTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this reasoning text delta is associated with.
@@ -2981,6 +3117,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningTextDelta`.
         ///
@@ -3021,20 +3159,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_text.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_text.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3056,7 +3196,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a reasoning text is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/33`.
-    public struct ResponseReasoningTextDone: Codable, Hashable, Sendable {
+    public struct ResponseReasoningTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the item this reasoning text is associated with.
@@ -3073,6 +3213,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningTextDone`.
         ///
@@ -3113,20 +3255,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_text.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_text.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3148,7 +3292,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial refusal text.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/34`.
-    public struct ResponseRefusalDelta: Codable, Hashable, Sendable {
+    public struct ResponseRefusalDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the refusal text is added to.
@@ -3165,6 +3309,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseRefusalDelta`.
         ///
@@ -3205,20 +3351,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.refusal.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.refusal.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3240,7 +3388,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when refusal text is finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/35`.
-    public struct ResponseRefusalDone: Codable, Hashable, Sendable {
+    public struct ResponseRefusalDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the refusal text is finalized.
@@ -3257,6 +3405,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseRefusalDone`.
         ///
@@ -3297,20 +3447,22 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.refusal.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.refusal.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.refusal = try reader.required(Swift.String.self, .refusal)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3332,7 +3484,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is an additional text delta.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/36`.
-    public struct ResponseOutputTextDelta: Codable, Hashable, Sendable {
+    public struct ResponseOutputTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the text delta was added to.
@@ -3351,6 +3503,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputTextDelta`.
         ///
@@ -3395,21 +3549,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_text.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_text.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.logprobs = try reader.required([BetaResponseLogProb].self, .logprobs)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3432,7 +3588,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when text content is finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/37`.
-    public struct ResponseOutputTextDone: Codable, Hashable, Sendable {
+    public struct ResponseOutputTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the output item that the text content is finalized.
@@ -3451,6 +3607,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputTextDone`.
         ///
@@ -3495,21 +3653,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_text.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_text.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.logprobs = try reader.required([BetaResponseLogProb].self, .logprobs)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3532,7 +3692,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a web search call is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/38`.
-    public struct ResponseWebSearchCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseWebSearchCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the web search call is associated with.
@@ -3545,6 +3705,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
@@ -3577,18 +3739,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.web_search_call.completed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.web_search_call.completed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3608,7 +3772,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a web search call is initiated.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/39`.
-    public struct ResponseWebSearchCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseWebSearchCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the web search call is associated with.
@@ -3621,6 +3785,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
@@ -3653,18 +3819,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.web_search_call.in_progress", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3684,7 +3852,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a web search call is executing.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/40`.
-    public struct ResponseWebSearchCallSearching: Codable, Hashable, Sendable {
+    public struct ResponseWebSearchCallSearching: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item that the web search call is associated with.
@@ -3697,6 +3865,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseWebSearchCallSearching`.
         ///
@@ -3729,18 +3899,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.web_search_call.searching", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.web_search_call.searching", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3760,7 +3932,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an image generation tool call has completed and the final image is available.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/41`.
-    public struct ResponseImageGenerationCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -3773,6 +3945,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
@@ -3805,18 +3979,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.completed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.completed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3836,7 +4012,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an image generation tool call is actively generating an image (intermediate state).
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/42`.
-    public struct ResponseImageGenerationCallGenerating: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallGenerating: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -3849,6 +4025,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
@@ -3881,18 +4059,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.generating", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.generating", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3912,7 +4092,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an image generation tool call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/43`.
-    public struct ResponseImageGenerationCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -3925,6 +4105,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
@@ -3957,18 +4139,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.in_progress", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.in_progress", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3988,7 +4172,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a partial image is available during image generation streaming.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/44`.
-    public struct ResponseImageGenerationCallPartialImage: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallPartialImage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -4013,6 +4197,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
@@ -4069,24 +4255,26 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.partial_image", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
-            self.partialImageB64 = try container.decode(Swift.String.self, forKey: .partialImageB64)
-            self.size = try container.decodeIfPresent(Swift.String.self, forKey: .size)
-            self.quality = try container.decodeIfPresent(Swift.String.self, forKey: .quality)
-            self.background = try container.decodeIfPresent(Swift.String.self, forKey: .background)
-            self.outputFormat = try container.decodeIfPresent(Swift.String.self, forKey: .outputFormat)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.partial_image", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+            self.partialImageB64 = try reader.required(Swift.String.self, .partialImageB64)
+            self.size = try reader.optional(Swift.String.self, .size)
+            self.quality = try reader.optional(Swift.String.self, .quality)
+            self.background = try reader.optional(Swift.String.self, .background)
+            self.outputFormat = try reader.optional(Swift.String.self, .outputFormat)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4112,7 +4300,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/45`.
-    public struct ResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -4127,6 +4315,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
@@ -4163,19 +4353,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call_arguments.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4196,7 +4388,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the arguments for an MCP tool call are finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/46`.
-    public struct ResponseMCPCallArgumentsDone: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The index of the output item in the response's output array.
@@ -4211,6 +4403,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
@@ -4247,19 +4441,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call_arguments.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4280,7 +4476,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an MCP  tool call has completed successfully.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/47`.
-    public struct ResponseMCPCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that completed.
@@ -4293,6 +4489,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallCompleted`.
         ///
@@ -4325,18 +4523,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call.completed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call.completed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4356,7 +4556,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an MCP  tool call has failed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/48`.
-    public struct ResponseMCPCallFailed: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that failed.
@@ -4369,6 +4569,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallFailed`.
         ///
@@ -4401,18 +4603,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call.failed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call.failed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4432,7 +4636,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an MCP  tool call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/49`.
-    public struct ResponseMCPCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -4445,6 +4649,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallInProgress`.
         ///
@@ -4477,18 +4683,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call.in_progress", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4508,7 +4716,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the list of available MCP tools has been successfully retrieved.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/50`.
-    public struct ResponseMCPListToolsCompleted: Codable, Hashable, Sendable {
+    public struct ResponseMCPListToolsCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that produced this output.
@@ -4521,6 +4729,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
@@ -4553,18 +4763,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_list_tools.completed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4584,7 +4796,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the attempt to list available MCP tools has failed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/51`.
-    public struct ResponseMCPListToolsFailed: Codable, Hashable, Sendable {
+    public struct ResponseMCPListToolsFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that failed.
@@ -4597,6 +4809,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPListToolsFailed`.
         ///
@@ -4629,18 +4843,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_list_tools.failed", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4660,7 +4876,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the system is in the process of retrieving the list of available MCP tools.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/52`.
-    public struct ResponseMCPListToolsInProgress: Codable, Hashable, Sendable {
+    public struct ResponseMCPListToolsInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The ID of the MCP tool call item that is being processed.
@@ -4673,6 +4889,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
@@ -4705,18 +4923,20 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_list_tools.in_progress", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4736,7 +4956,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an annotation is added to output text content.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/53`.
-    public struct ResponseOutputTextAnnotationAdded: Codable, Hashable, Sendable {
+    public struct ResponseOutputTextAnnotationAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The unique identifier of the item to which the annotation is being added.
@@ -4755,6 +4975,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
@@ -4799,21 +5021,23 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.annotationIndex = try container.decode(Swift.Int.self, forKey: .annotationIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.annotation = try container.decodeIfPresent(BetaAnnotation.self, forKey: .annotation)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_text.annotation.added", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.annotationIndex = try reader.required(Swift.Int.self, .annotationIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.annotation = try reader.optional(BetaAnnotation.self, .annotation)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4836,7 +5060,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a response is queued and waiting to be processed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/54`.
-    public struct ResponseQueued: Codable, Hashable, Sendable {
+    public struct ResponseQueued: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The full response object that is queued.
@@ -4847,6 +5071,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseQueued`.
         ///
@@ -4875,17 +5101,19 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseQueued` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.queued", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.response = try container.decode(BetaResponse.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.queued", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.response = try reader.required(BetaResponse.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4904,7 +5132,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Event representing a delta (partial update) to the input of a custom tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/55`.
-    public struct ResponseCustomToolCallInputDelta: Codable, Hashable, Sendable {
+    public struct ResponseCustomToolCallInputDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -4919,6 +5147,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
@@ -4955,19 +5185,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.custom_tool_call_input.delta", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4988,7 +5220,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
     /// Event indicating that input for a custom tool call is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent/anyOf/56`.
-    public struct ResponseCustomToolCallInputDone: Codable, Hashable, Sendable {
+    public struct ResponseCustomToolCallInputDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The agent that owns this multi-agent streaming event.
         public var agent: BetaAgentTag?
         /// The sequence number of this event.
@@ -5003,6 +5235,8 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
@@ -5039,19 +5273,21 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
-            self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.input = try container.decode(Swift.String.self, forKey: .input)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.custom_tool_call_input.done", .type, required: true)
+            self.agent = try reader.optional(BetaAgentTag.self, .agent)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.input = try reader.required(Swift.String.self, .input)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

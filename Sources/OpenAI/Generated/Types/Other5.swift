@@ -8,7 +8,7 @@ import Foundation
 /// response when appropriate.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInjectFailedEvent`.
-public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the response that rejected the input.
     public var responseID: Swift.String
     /// The raw input items that were not committed.
@@ -20,6 +20,8 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
     /// The multiplexed WebSocket stream that emitted the event. This field is
     /// present only when WebSocket multiplexing is enabled separately.
     public var streamID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseInjectFailedEvent`.
     ///
@@ -52,18 +54,20 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseInjectFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseInjectFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.inject.failed", forKey: .type)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.input = try container.decodeIfPresent([BetaInputItem].self, forKey: .input) ?? []
-        self.error = try container.decode(BetaResponseInjectFailedEvent.ErrorValue.self, forKey: .error)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.inject.failed", .type, required: true)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.input = try reader.required([BetaInputItem].self, .input)
+        self.error = try reader.required(BetaResponseInjectFailedEvent.ErrorValue.self, .error)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.streamID = try reader.optional(Swift.String.self, .streamID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -82,11 +86,13 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
     /// Information about why the input was not committed.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseInjectFailedEvent/properties/error`.
-    public struct ErrorValue: Codable, Hashable, Sendable {
+    public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A machine-readable error code.
         public var code: BetaResponseInjectFailedEvent.ErrorValue.Code
         /// A human-readable description of the error.
         public var message: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -106,14 +112,16 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.code = try container.decode(BetaResponseInjectFailedEvent.ErrorValue.Code.self, forKey: .code)
-            self.message = try container.decode(Swift.String.self, forKey: .message)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.code = try reader.required(BetaResponseInjectFailedEvent.ErrorValue.Code.self, .code)
+            self.message = try reader.required(Swift.String.self, .message)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -150,7 +158,7 @@ public struct BetaResponseInjectFailedEvent: Codable, Hashable, Sendable {
 /// active response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInjectCreatedEvent`.
-public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the response that accepted the input.
     public var responseID: Swift.String
     /// The sequence number for this event.
@@ -158,6 +166,8 @@ public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
     /// The multiplexed WebSocket stream that emitted the event. This field is
     /// present only when WebSocket multiplexing is enabled separately.
     public var streamID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseInjectCreatedEvent`.
     ///
@@ -182,16 +192,18 @@ public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseInjectCreatedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseInjectCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.inject.created", forKey: .type)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.inject.created", .type, required: true)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.streamID = try reader.optional(Swift.String.self, .streamID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -209,7 +221,7 @@ public struct BetaResponseInjectCreatedEvent: Codable, Hashable, Sendable {
 /// Emitted when an error occurs while processing a Responses WebSocket request.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWsError`.
-public struct BetaResponseWsError: Codable, Hashable, Sendable {
+public struct BetaResponseWsError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The HTTP status code associated with a WebSocket protocol error.
@@ -221,6 +233,8 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
     /// The WebSocket lane that emitted this event. This field is present when the
     /// originating `response.create` event supplied a `stream_id`.
     public var streamID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseWsError`.
     ///
@@ -253,18 +267,20 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseWsError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWsError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.status = try container.decodeIfPresent(Swift.Int.self, forKey: .status)
-        self.sequenceNumber = try container.decodeIfPresent(Swift.Int.self, forKey: .sequenceNumber)
-        self.error = try container.decode(BetaErrorPayload.self, forKey: .error)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.status = try reader.optional(Swift.Int.self, .status)
+        self.sequenceNumber = try reader.optional(Swift.Int.self, .sequenceNumber)
+        self.error = try reader.required(BetaErrorPayload.self, .error)
+        self.streamID = try reader.optional(Swift.String.self, .streamID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -284,7 +300,7 @@ public struct BetaResponseWsError: Codable, Hashable, Sendable {
 /// An error payload that was emitted for a streaming error event.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaErrorPayload`.
-public struct BetaErrorPayload: Codable, Hashable, Sendable {
+public struct BetaErrorPayload: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error type that was emitted.
     public var type: Swift.String
     /// The `code` member.
@@ -295,6 +311,8 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
     public var param: Swift.String?
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaErrorPayload`.
     ///
@@ -326,17 +344,19 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
         case headers
     }
 
-    /// Decodes `BetaErrorPayload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaErrorPayload` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(Swift.String.self, forKey: .type)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-        self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(Swift.String.self, .type)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.param = try reader.optional(Swift.String.self, .param)
+        self.headers = try reader.optional([Swift.String: Swift.String].self, .headers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -357,7 +377,7 @@ public struct BetaErrorPayload: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesWebSocketStreamEvent`.
-public enum BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
+public enum BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
     case responseAudioDelta(BetaResponseAudioDeltaEvent)
     /// Emitted when the audio response is complete. (type: `response.audio.done`)
@@ -671,7 +691,7 @@ public enum BetaResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesClientEvent`.
-public enum BetaResponsesClientEvent: Codable, Hashable, Sendable {
+public enum BetaResponsesClientEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Client event for creating a response over a persistent WebSocket connection. (type: `response.create`)
     case responseCreate(BetaResponsesClientEventResponseCreate)
     /// Injects input items into an active response over a WebSocket connection. (type: `response.inject`)
@@ -710,11 +730,13 @@ public enum BetaResponsesClientEvent: Codable, Hashable, Sendable {
 /// accepts client-owned tool outputs that resume a waiting agent.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInjectEvent`.
-public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
+public struct BetaResponseInjectEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the active response that should receive the input.
     public var responseID: Swift.String
     /// Input items to inject into the active response.
     public var input: [BetaInputItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseInjectEvent`.
     ///
@@ -735,15 +757,17 @@ public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseInjectEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseInjectEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.inject", forKey: .type)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.input = try container.decodeIfPresent([BetaInputItem].self, forKey: .input) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.inject", .type, required: true)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.input = try reader.required([BetaInputItem].self, .input)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -767,7 +791,7 @@ public struct BetaResponseInjectEvent: Codable, Hashable, Sendable {
 /// - `stream_id` is WebSocket-only and is not part of `POST /v1/responses`.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesClientEventResponseCreate`.
-public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
+public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The WebSocket lane for this response. Requests with the same
     /// `stream_id` are processed FIFO, and events for the response echo the
     /// same `stream_id`.
@@ -890,6 +914,8 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
     public var maxOutputTokens: Swift.Int?
     /// The `multi_agent` member.
     public var multiAgent: BetaMultiAgentParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponsesClientEventResponseCreate`.
     ///
@@ -1034,46 +1060,48 @@ public struct BetaResponsesClientEventResponseCreate: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `BetaResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponsesClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.create", forKey: .type)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
-        self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(BetaResponsesClientEventResponseCreate.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decodeIfPresent(BetaModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(BetaResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(BetaToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(BetaToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(BetaPrompt.self, forKey: .prompt)
-        self.serviceTier = try container.decodeIfPresent(BetaServiceTierResponses.self, forKey: .serviceTier)
-        self._truncation = try container.decodeIfPresent(BetaResponsesClientEventResponseCreate.Truncation.self, forKey: .truncation)
-        self.reasoning = try container.decodeIfPresent(BetaReasoning.self, forKey: .reasoning)
-        self.input = try container.decodeIfPresent(BetaInputParam.self, forKey: .input)
-        self.include = try container.decodeIfPresent([BetaIncludeEnum].self, forKey: .include)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.store = try container.decodeIfPresent(Swift.Bool.self, forKey: .store)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.moderation = try container.decodeIfPresent(BetaModerationParam.self, forKey: .moderation)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.streamOptions = try container.decodeIfPresent(BetaResponseStreamOptions.self, forKey: .streamOptions)
-        self.conversation = try container.decodeIfPresent(BetaConversationParam.self, forKey: .conversation)
-        self.contextManagement = try container.decodeIfPresent([BetaContextManagementParam].self, forKey: .contextManagement)
-        self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
-        self.multiAgent = try container.decodeIfPresent(BetaMultiAgentParam.self, forKey: .multiAgent)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.create", .type, required: true)
+        self.streamID = try reader.optional(Swift.String.self, .streamID)
+        self.metadata = try reader.optional(BetaMetadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(BetaResponsesClientEventResponseCreate.PromptCacheRetention.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, .promptCacheOptions)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.optional(BetaModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(BetaResponseTextParam.self, .text)
+        self.tools = try reader.optional(BetaToolsArray.self, .tools)
+        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(BetaPrompt.self, .prompt)
+        self.serviceTier = try reader.optional(BetaServiceTierResponses.self, .serviceTier)
+        self._truncation = try reader.optional(BetaResponsesClientEventResponseCreate.Truncation.self, .truncation)
+        self.reasoning = try reader.optional(BetaReasoning.self, .reasoning)
+        self.input = try reader.optional(BetaInputParam.self, .input)
+        self.include = try reader.optional([BetaIncludeEnum].self, .include)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.store = try reader.optional(Swift.Bool.self, .store)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.moderation = try reader.optional(BetaModerationParam.self, .moderation)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.streamOptions = try reader.optional(BetaResponseStreamOptions.self, .streamOptions)
+        self.conversation = try reader.optional(BetaConversationParam.self, .conversation)
+        self.contextManagement = try reader.optional([BetaContextManagementParam].self, .contextManagement)
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, .maxOutputTokens)
+        self.multiAgent = try reader.optional(BetaMultiAgentParam.self, .multiAgent)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

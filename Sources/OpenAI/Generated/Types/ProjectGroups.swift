@@ -6,11 +6,13 @@ import Foundation
 /// Request payload for granting a group access to a project.
 ///
 /// - Remark: Generated from `#/components/schemas/InviteProjectGroupBody`.
-public struct InviteProjectGroupBody: Codable, Hashable, Sendable {
+public struct InviteProjectGroupBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the group to add to the project.
     public var groupID: Swift.String
     /// Identifier of the project role to grant to the group.
     public var role: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InviteProjectGroupBody`.
     ///
@@ -30,14 +32,16 @@ public struct InviteProjectGroupBody: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `InviteProjectGroupBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InviteProjectGroupBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.groupID = try container.decode(Swift.String.self, forKey: .groupID)
-        self.role = try container.decode(Swift.String.self, forKey: .role)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.groupID = try reader.required(Swift.String.self, .groupID)
+        self.role = try reader.required(Swift.String.self, .role)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -53,7 +57,7 @@ public struct InviteProjectGroupBody: Codable, Hashable, Sendable {
 /// Details about a group's membership in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectGroup`.
-public struct ProjectGroup: Codable, Hashable, Sendable {
+public struct ProjectGroup: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the project.
     public var projectID: Swift.String
     /// Identifier of the group that has access to the project.
@@ -64,6 +68,8 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
     public var groupType: ProjectGroup.GroupType
     /// Unix timestamp (in seconds) when the group was granted project access.
     public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectGroup`.
     ///
@@ -96,18 +102,20 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectGroup` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectGroup` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.group", forKey: .object)
-        self.projectID = try container.decode(Swift.String.self, forKey: .projectID)
-        self.groupID = try container.decode(Swift.String.self, forKey: .groupID)
-        self.groupName = try container.decode(Swift.String.self, forKey: .groupName)
-        self.groupType = try container.decode(ProjectGroup.GroupType.self, forKey: .groupType)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.group", .object, required: true)
+        self.projectID = try reader.required(Swift.String.self, .projectID)
+        self.groupID = try reader.required(Swift.String.self, .groupID)
+        self.groupName = try reader.required(Swift.String.self, .groupName)
+        self.groupType = try reader.required(ProjectGroup.GroupType.self, .groupType)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -146,9 +154,11 @@ public struct ProjectGroup: Codable, Hashable, Sendable {
 /// Confirmation payload returned after removing a group from a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectGroupDeletedResource`.
-public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable {
+public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the group membership in the project was removed.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectGroupDeletedResource`.
     ///
@@ -163,14 +173,16 @@ public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectGroupDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectGroupDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.group.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.group.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -186,13 +198,15 @@ public struct ProjectGroupDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of groups that have access to a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectGroupListResource`.
-public struct ProjectGroupListResource: Codable, Hashable, Sendable, CursorPage {
+public struct ProjectGroupListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// Project group memberships returned in the current page.
     public var data: [ProjectGroup]
     /// Whether additional project group memberships are available.
     public var hasMore: Swift.Bool
     /// Cursor to fetch the next page of results, or `null` when there are no more results.
     public var next: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectGroupListResource`.
     ///
@@ -217,16 +231,18 @@ public struct ProjectGroupListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes `ProjectGroupListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectGroupListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ProjectGroup].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ProjectGroup].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.next = try reader.optional(Swift.String.self, .next)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

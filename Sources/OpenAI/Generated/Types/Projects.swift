@@ -6,7 +6,7 @@ import Foundation
 /// Represents an individual project.
 ///
 /// - Remark: Generated from `#/components/schemas/Project`.
-public struct Project: Codable, Hashable, Sendable {
+public struct Project: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the project. This appears in reporting.
@@ -21,6 +21,8 @@ public struct Project: Codable, Hashable, Sendable {
     public var externalKeyID: Swift.String?
     /// The residency configuration for the project.
     public var residency: PublicProjectResidency?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Project`.
     ///
@@ -61,20 +63,22 @@ public struct Project: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Project` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Project` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.archivedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .archivedAt)
-        self.status = try container.decodeIfPresent(Swift.String.self, forKey: .status)
-        self.externalKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .externalKeyID)
-        self.residency = try container.decodeIfPresent(PublicProjectResidency.self, forKey: .residency)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.archivedAt = try reader.optional(Swift.Int.self, .archivedAt)
+        self.status = try reader.optional(Swift.String.self, .status)
+        self.externalKeyID = try reader.optional(Swift.String.self, .externalKeyID)
+        self.residency = try reader.optional(PublicProjectResidency.self, .residency)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -96,7 +100,7 @@ public struct Project: Codable, Hashable, Sendable {
 /// Represents an individual API key in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKey`.
-public struct ProjectAPIKey: Codable, Hashable, Sendable {
+public struct ProjectAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The redacted value of the API key
     public var redactedValue: Swift.String
     /// The name of the API key
@@ -111,6 +115,8 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
     public var ownerProjectAccess: ProjectAPIKey.OwnerProjectAccess
     /// The `owner` member.
     public var owner: ProjectAPIKey.Owner
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectAPIKey`.
     ///
@@ -151,20 +157,22 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.api_key", forKey: .object)
-        self.redactedValue = try container.decode(Swift.String.self, forKey: .redactedValue)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.lastUsedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .lastUsedAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.ownerProjectAccess = try container.decode(ProjectAPIKey.OwnerProjectAccess.self, forKey: .ownerProjectAccess)
-        self.owner = try container.decode(ProjectAPIKey.Owner.self, forKey: .owner)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.api_key", .object, required: true)
+        self.redactedValue = try reader.required(Swift.String.self, .redactedValue)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.lastUsedAt = try reader.optional(Swift.Int.self, .lastUsedAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.ownerProjectAccess = try reader.required(ProjectAPIKey.OwnerProjectAccess.self, .ownerProjectAccess)
+        self.owner = try reader.required(ProjectAPIKey.Owner.self, .owner)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -204,13 +212,15 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
     /// The `owner` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner`.
-    public struct Owner: Codable, Hashable, Sendable {
+    public struct Owner: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// `user` or `service_account`
         public var type: ProjectAPIKey.Owner.TypeValue?
         /// The user that owns a project API key.
         public var user: ProjectAPIKeyOwnerUser?
         /// The service account that owns a project API key.
         public var serviceAccount: ProjectAPIKeyOwnerServiceAccount?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Owner`.
         ///
@@ -234,15 +244,17 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
             case serviceAccount = "service_account"
         }
 
-        /// Decodes `Owner` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Owner` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(ProjectAPIKey.Owner.TypeValue.self, forKey: .type)
-            self.user = try container.decodeIfPresent(ProjectAPIKeyOwnerUser.self, forKey: .user)
-            self.serviceAccount = try container.decodeIfPresent(ProjectAPIKeyOwnerServiceAccount.self, forKey: .serviceAccount)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(ProjectAPIKey.Owner.TypeValue.self, .type)
+            self.user = try reader.optional(ProjectAPIKeyOwnerUser.self, .user)
+            self.serviceAccount = try reader.optional(ProjectAPIKeyOwnerServiceAccount.self, .serviceAccount)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -279,11 +291,13 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable {
 /// The `ProjectApiKeyDeleteResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyDeleteResponse`.
-public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
+public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectAPIKeyDeleteResponse`.
     ///
@@ -304,15 +318,17 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectAPIKeyDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.api_key.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.api_key.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -329,7 +345,7 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable {
 /// The `ProjectApiKeyListResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyListResponse`.
-public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [ProjectAPIKey]
     /// The `first_id` member.
@@ -338,6 +354,8 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectAPIKeyListResponse`.
     ///
@@ -366,17 +384,19 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage
         case object
     }
 
-    /// Decodes `ProjectAPIKeyListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ProjectAPIKey].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ProjectAPIKey].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -402,7 +422,7 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, CursorPage
 /// The service account that owns a project API key.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyOwnerServiceAccount`.
-public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
+public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the service account.
@@ -411,6 +431,8 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// The service account's project role.
     public var role: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectAPIKeyOwnerServiceAccount`.
     ///
@@ -438,16 +460,18 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `ProjectAPIKeyOwnerServiceAccount` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyOwnerServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.role = try container.decode(Swift.String.self, forKey: .role)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.role = try reader.required(Swift.String.self, .role)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -465,7 +489,7 @@ public struct ProjectAPIKeyOwnerServiceAccount: Codable, Hashable, Sendable {
 /// The user that owns a project API key.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyOwnerUser`.
-public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
+public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The email address of the user.
@@ -476,6 +500,8 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// The user's project role.
     public var role: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectAPIKeyOwnerUser`.
     ///
@@ -507,17 +533,19 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `ProjectAPIKeyOwnerUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectAPIKeyOwnerUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.email = try container.decode(Swift.String.self, forKey: .email)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.role = try container.decode(Swift.String.self, forKey: .role)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.email = try reader.required(Swift.String.self, .email)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.role = try reader.required(Swift.String.self, .role)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -536,13 +564,15 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable {
 /// The `ProjectCreateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectCreateRequest`.
-public struct ProjectCreateRequest: Codable, Hashable, Sendable {
+public struct ProjectCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The friendly name of the project, this name appears in reports.
     public var name: Swift.String
     /// Create the project with the specified residency configuration. Your organization must have access to the requested residency configuration in order to use it. See [data residency controls](/docs/guides/your-data#data-residency-controls) to review the functionality and limitations of setting this field.
     public var residency: PublicProjectResidency?
     /// External key ID to associate with the project.
     public var externalKeyID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectCreateRequest`.
     ///
@@ -566,15 +596,17 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
         case externalKeyID = "external_key_id"
     }
 
-    /// Decodes `ProjectCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.residency = try container.decodeIfPresent(PublicProjectResidency.self, forKey: .residency)
-        self.externalKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .externalKeyID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.residency = try reader.optional(PublicProjectResidency.self, .residency)
+        self.externalKeyID = try reader.optional(Swift.String.self, .externalKeyID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -591,7 +623,7 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable {
 /// The `ProjectListResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectListResponse`.
-public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ProjectListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [Project]
     /// The `first_id` member.
@@ -600,6 +632,8 @@ public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectListResponse`.
     ///
@@ -628,17 +662,19 @@ public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ProjectListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Project].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Project].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -664,11 +700,13 @@ public struct ProjectListResponse: Codable, Hashable, Sendable, CursorPage {
 /// Represents the model allowlist or denylist policy for a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissions`.
-public struct ProjectModelPermissions: Codable, Hashable, Sendable {
+public struct ProjectModelPermissions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the project uses an allowlist or a denylist.
     public var mode: ProjectModelPermissions.Mode
     /// The model IDs included in the model permissions policy.
     public var modelIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectModelPermissions`.
     ///
@@ -689,15 +727,17 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectModelPermissions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectModelPermissions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.model_permissions", forKey: .object)
-        self.mode = try container.decode(ProjectModelPermissions.Mode.self, forKey: .mode)
-        self.modelIDs = try container.decodeIfPresent([Swift.String].self, forKey: .modelIDs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.model_permissions", .object, required: true)
+        self.mode = try reader.required(ProjectModelPermissions.Mode.self, .mode)
+        self.modelIDs = try reader.required([Swift.String].self, .modelIDs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -733,9 +773,11 @@ public struct ProjectModelPermissions: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting project model permissions.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsDeleteResponse`.
-public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable {
+public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether the project model permissions were deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectModelPermissionsDeleteResponse`.
     ///
@@ -750,14 +792,16 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes `ProjectModelPermissionsDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectModelPermissionsDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.model_permissions.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.model_permissions.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -773,11 +817,13 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable
 /// The `ProjectModelPermissionsUpdateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsUpdateRequest`.
-public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable {
+public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The model permissions mode to apply.
     public var mode: ProjectModelPermissionsUpdateRequest.Mode
     /// The model IDs included in this permissions policy.
     public var modelIDs: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectModelPermissionsUpdateRequest`.
     ///
@@ -797,14 +843,16 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable 
         case modelIDs = "model_ids"
     }
 
-    /// Decodes `ProjectModelPermissionsUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectModelPermissionsUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.mode = try container.decode(ProjectModelPermissionsUpdateRequest.Mode.self, forKey: .mode)
-        self.modelIDs = try container.decodeIfPresent([Swift.String].self, forKey: .modelIDs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.mode = try reader.required(ProjectModelPermissionsUpdateRequest.Mode.self, .mode)
+        self.modelIDs = try reader.required([Swift.String].self, .modelIDs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -839,7 +887,7 @@ public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable 
 /// Represents a project rate limit config.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimit`.
-public struct ProjectRateLimit: Codable, Hashable, Sendable {
+public struct ProjectRateLimit: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The model this rate limit applies to.
@@ -856,6 +904,8 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
     public var maxRequestsPer1Day: Swift.Int?
     /// The maximum batch input tokens per day. Only present for relevant models.
     public var batch1DayMaxInputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectRateLimit`.
     ///
@@ -900,21 +950,23 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectRateLimit` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectRateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.rate_limit", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.maxRequestsPer1Minute = try container.decode(Swift.Int.self, forKey: .maxRequestsPer1Minute)
-        self.maxTokensPer1Minute = try container.decode(Swift.Int.self, forKey: .maxTokensPer1Minute)
-        self.maxImagesPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxImagesPer1Minute)
-        self.maxAudioMegabytesPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxAudioMegabytesPer1Minute)
-        self.maxRequestsPer1Day = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Day)
-        self.batch1DayMaxInputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .batch1DayMaxInputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.rate_limit", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.maxRequestsPer1Minute = try reader.required(Swift.Int.self, .maxRequestsPer1Minute)
+        self.maxTokensPer1Minute = try reader.required(Swift.Int.self, .maxTokensPer1Minute)
+        self.maxImagesPer1Minute = try reader.optional(Swift.Int.self, .maxImagesPer1Minute)
+        self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, .maxAudioMegabytesPer1Minute)
+        self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, .maxRequestsPer1Day)
+        self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, .batch1DayMaxInputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -937,7 +989,7 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable {
 /// The `ProjectRateLimitListResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitListResponse`.
-public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [ProjectRateLimit]
     /// The `first_id` member.
@@ -946,6 +998,8 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorP
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectRateLimitListResponse`.
     ///
@@ -974,17 +1028,19 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorP
         case object
     }
 
-    /// Decodes `ProjectRateLimitListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectRateLimitListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ProjectRateLimit].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ProjectRateLimit].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1010,7 +1066,7 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, CursorP
 /// The `ProjectRateLimitUpdateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitUpdateRequest`.
-public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
+public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The maximum requests per minute.
     public var maxRequestsPer1Minute: Swift.Int?
     /// The maximum tokens per minute.
@@ -1023,6 +1079,8 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
     public var maxRequestsPer1Day: Swift.Int?
     /// The maximum batch input tokens per day. Only relevant for certain models.
     public var batch1DayMaxInputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectRateLimitUpdateRequest`.
     ///
@@ -1058,18 +1116,20 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
         case batch1DayMaxInputTokens = "batch_1_day_max_input_tokens"
     }
 
-    /// Decodes `ProjectRateLimitUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectRateLimitUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.maxRequestsPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Minute)
-        self.maxTokensPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxTokensPer1Minute)
-        self.maxImagesPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxImagesPer1Minute)
-        self.maxAudioMegabytesPer1Minute = try container.decodeIfPresent(Swift.Int.self, forKey: .maxAudioMegabytesPer1Minute)
-        self.maxRequestsPer1Day = try container.decodeIfPresent(Swift.Int.self, forKey: .maxRequestsPer1Day)
-        self.batch1DayMaxInputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .batch1DayMaxInputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.maxRequestsPer1Minute = try reader.optional(Swift.Int.self, .maxRequestsPer1Minute)
+        self.maxTokensPer1Minute = try reader.optional(Swift.Int.self, .maxTokensPer1Minute)
+        self.maxImagesPer1Minute = try reader.optional(Swift.Int.self, .maxImagesPer1Minute)
+        self.maxAudioMegabytesPer1Minute = try reader.optional(Swift.Int.self, .maxAudioMegabytesPer1Minute)
+        self.maxRequestsPer1Day = try reader.optional(Swift.Int.self, .maxRequestsPer1Day)
+        self.batch1DayMaxInputTokens = try reader.optional(Swift.Int.self, .batch1DayMaxInputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1089,7 +1149,7 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable {
 /// Represents an individual service account in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccount`.
-public struct ProjectServiceAccount: Codable, Hashable, Sendable {
+public struct ProjectServiceAccount: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the service account
@@ -1098,6 +1158,8 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
     public var role: ProjectServiceAccount.RoleValue
     /// The Unix timestamp (in seconds) of when the service account was created
     public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccount`.
     ///
@@ -1126,17 +1188,19 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectServiceAccount` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccount` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.service_account", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.role = try container.decode(ProjectServiceAccount.RoleValue.self, forKey: .role)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.service_account", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.role = try reader.required(ProjectServiceAccount.RoleValue.self, .role)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1177,7 +1241,7 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable {
 /// The `ProjectServiceAccountApiKey` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountApiKey`.
-public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
+public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String
     /// The `name` member.
@@ -1186,6 +1250,8 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// The `id` member.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccountAPIKey`.
     ///
@@ -1214,17 +1280,19 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectServiceAccountAPIKey` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountAPIKey` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.service_account.api_key", forKey: .object)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.service_account.api_key", .object, required: true)
+        self.value = try reader.required(Swift.String.self, .value)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1243,11 +1311,13 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable {
 /// The `ProjectServiceAccountCreateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateRequest`.
-public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable {
+public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the service account being created.
     public var name: Swift.String
     /// The `create_service_account_only` member.
     public var createServiceAccountOnly: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccountCreateRequest`.
     ///
@@ -1267,14 +1337,16 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable {
         case createServiceAccountOnly = "create_service_account_only"
     }
 
-    /// Decodes `ProjectServiceAccountCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createServiceAccountOnly = try container.decodeIfPresent(Swift.Bool.self, forKey: .createServiceAccountOnly)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createServiceAccountOnly = try reader.optional(Swift.Bool.self, .createServiceAccountOnly)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1290,7 +1362,7 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable {
 /// The `ProjectServiceAccountCreateResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse`.
-public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
+public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `name` member.
@@ -1301,6 +1373,8 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
     public var createdAt: Swift.Int
     /// The `api_key` member.
     public var apiKey: ProjectServiceAccountAPIKey?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccountCreateResponse`.
     ///
@@ -1333,18 +1407,20 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectServiceAccountCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.service_account", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.role = try container.decode(ProjectServiceAccountCreateResponse.RoleValue.self, forKey: .role)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.apiKey = try container.decodeIfPresent(ProjectServiceAccountAPIKey.self, forKey: .apiKey)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.service_account", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.role = try reader.required(ProjectServiceAccountCreateResponse.RoleValue.self, .role)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.apiKey = try reader.optional(ProjectServiceAccountAPIKey.self, .apiKey)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1383,11 +1459,13 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable {
 /// The `ProjectServiceAccountDeleteResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountDeleteResponse`.
-public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
+public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccountDeleteResponse`.
     ///
@@ -1408,15 +1486,17 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectServiceAccountDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.service_account.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.service_account.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1433,7 +1513,7 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable {
 /// The `ProjectServiceAccountListResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountListResponse`.
-public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [ProjectServiceAccount]
     /// The `first_id` member.
@@ -1442,6 +1522,8 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Cu
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccountListResponse`.
     ///
@@ -1470,17 +1552,19 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Cu
         case object
     }
 
-    /// Decodes `ProjectServiceAccountListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectServiceAccountListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ProjectServiceAccount].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ProjectServiceAccount].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1506,11 +1590,13 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Cu
 /// The `ProjectUpdateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectUpdateRequest`.
-public struct ProjectUpdateRequest: Codable, Hashable, Sendable {
+public struct ProjectUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The updated name of the project, this name appears in reports.
     public var name: Swift.String?
     /// External key ID to associate with the project.
     public var externalKeyID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUpdateRequest`.
     ///
@@ -1530,14 +1616,16 @@ public struct ProjectUpdateRequest: Codable, Hashable, Sendable {
         case externalKeyID = "external_key_id"
     }
 
-    /// Decodes `ProjectUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.externalKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .externalKeyID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.externalKeyID = try reader.optional(Swift.String.self, .externalKeyID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1553,7 +1641,7 @@ public struct ProjectUpdateRequest: Codable, Hashable, Sendable {
 /// Represents an individual user in a project.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectUser`.
-public struct ProjectUser: Codable, Hashable, Sendable {
+public struct ProjectUser: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the user
@@ -1564,6 +1652,8 @@ public struct ProjectUser: Codable, Hashable, Sendable {
     public var role: Swift.String
     /// The Unix timestamp (in seconds) of when the project was added.
     public var addedAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUser`.
     ///
@@ -1596,18 +1686,20 @@ public struct ProjectUser: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.user", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-        self.role = try container.decode(Swift.String.self, forKey: .role)
-        self.addedAt = try container.decode(Swift.Int.self, forKey: .addedAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.user", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.email = try reader.optional(Swift.String.self, .email)
+        self.role = try reader.required(Swift.String.self, .role)
+        self.addedAt = try reader.required(Swift.Int.self, .addedAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1627,13 +1719,15 @@ public struct ProjectUser: Codable, Hashable, Sendable {
 /// The `ProjectUserCreateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectUserCreateRequest`.
-public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
+public struct ProjectUserCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the user.
     public var userID: Swift.String?
     /// Email of the user to add.
     public var email: Swift.String?
     /// `owner` or `member`
     public var role: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUserCreateRequest`.
     ///
@@ -1657,15 +1751,17 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `ProjectUserCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-        self.role = try container.decode(Swift.String.self, forKey: .role)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.email = try reader.optional(Swift.String.self, .email)
+        self.role = try reader.required(Swift.String.self, .role)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1682,11 +1778,13 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable {
 /// The `ProjectUserDeleteResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectUserDeleteResponse`.
-public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
+public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUserDeleteResponse`.
     ///
@@ -1707,15 +1805,17 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectUserDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.project.user.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.project.user.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1732,7 +1832,7 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable {
 /// The `ProjectUserListResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectUserListResponse`.
-public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ProjectUserListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -1743,6 +1843,8 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUserListResponse`.
     ///
@@ -1774,17 +1876,19 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
         case hasMore = "has_more"
     }
 
-    /// Decodes `ProjectUserListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([ProjectUser].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([ProjectUser].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1810,9 +1914,11 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, CursorPage {
 /// The `ProjectUserUpdateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectUserUpdateRequest`.
-public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable {
+public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// `owner` or `member`
     public var role: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUserUpdateRequest`.
     ///
@@ -1826,13 +1932,15 @@ public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `ProjectUserUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectUserUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.role = try reader.optional(Swift.String.self, .role)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1847,11 +1955,13 @@ public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable {
 /// Parameters for updating a project service account.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateProjectServiceAccountBody`.
-public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable {
+public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The updated service account name.
     public var name: Swift.String?
     /// The updated service account role.
     public var role: UpdateProjectServiceAccountBody.RoleValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateProjectServiceAccountBody`.
     ///
@@ -1871,14 +1981,16 @@ public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `UpdateProjectServiceAccountBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateProjectServiceAccountBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.role = try container.decodeIfPresent(UpdateProjectServiceAccountBody.RoleValue.self, forKey: .role)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.role = try reader.optional(UpdateProjectServiceAccountBody.RoleValue.self, .role)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// The `AudioTranscription` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AudioTranscription`.
-public struct AudioTranscription: Codable, Hashable, Sendable {
+public struct AudioTranscription: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
     public var model: AudioTranscription.ModelValue?
     /// The language of the input audio. Supplying the input language in
@@ -27,6 +27,8 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
     /// Higher values can improve transcription accuracy at the cost of latency.
     /// Only supported with `gpt-realtime-whisper` in GA Realtime sessions.
     public var delay: AudioTranscription.Delay?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AudioTranscription`.
     ///
@@ -62,18 +64,20 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
         case delay
     }
 
-    /// Decodes `AudioTranscription` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AudioTranscription` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(AudioTranscription.ModelValue.self, forKey: .model)
-        self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
-        self.languages = try container.decodeIfPresent([Swift.String].self, forKey: .languages)
-        self.keywords = try container.decodeIfPresent([Swift.String].self, forKey: .keywords)
-        self.prompt = try container.decodeIfPresent(Swift.String.self, forKey: .prompt)
-        self.delay = try container.decodeIfPresent(AudioTranscription.Delay.self, forKey: .delay)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(AudioTranscription.ModelValue.self, .model)
+        self.language = try reader.optional(Swift.String.self, .language)
+        self.languages = try reader.optional([Swift.String].self, .languages)
+        self.keywords = try reader.optional([Swift.String].self, .keywords)
+        self.prompt = try reader.optional(Swift.String.self, .prompt)
+        self.delay = try reader.optional(AudioTranscription.Delay.self, .delay)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -160,7 +164,7 @@ public struct AudioTranscription: Codable, Hashable, Sendable {
 /// The `AudioTranscriptionResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AudioTranscriptionResponse`.
-public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
+public struct AudioTranscriptionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
     public var model: AudioTranscriptionResponse.ModelValue?
     /// The language of the input audio.
@@ -169,6 +173,8 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
     public var languages: [Swift.String]?
     /// The prompt configured for input audio transcription, when present.
     public var prompt: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AudioTranscriptionResponse`.
     ///
@@ -196,16 +202,18 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes `AudioTranscriptionResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AudioTranscriptionResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(AudioTranscriptionResponse.ModelValue.self, forKey: .model)
-        self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
-        self.languages = try container.decodeIfPresent([Swift.String].self, forKey: .languages)
-        self.prompt = try container.decodeIfPresent(Swift.String.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(AudioTranscriptionResponse.ModelValue.self, .model)
+        self.language = try reader.optional(Swift.String.self, .language)
+        self.languages = try reader.optional([Swift.String].self, .languages)
+        self.prompt = try reader.optional(Swift.String.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -281,7 +289,7 @@ public struct NoiseReductionType: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats`.
-public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
+public enum RealtimeAudioFormats: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// The PCM audio format. Only a 24kHz sample rate is supported. (type: `audio/pcm`)
     case audioPcm(RealtimeAudioFormats.AudioPcm)
     /// The G.711 μ-law format. (type: `audio/pcmu`)
@@ -322,9 +330,11 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     /// The PCM audio format. Only a 24kHz sample rate is supported.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/0`.
-    public struct AudioPcm: Codable, Hashable, Sendable {
+    public struct AudioPcm: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sample rate of the audio. Always `24000`.
         public var rate: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `AudioPcm`.
         ///
@@ -339,14 +349,16 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `AudioPcm` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AudioPcm` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("audio/pcm", forKey: .type)
-            self.rate = try container.decodeIfPresent(Swift.Int.self, forKey: .rate)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("audio/pcm", .type, required: false)
+            self.rate = try reader.optional(Swift.Int.self, .rate)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -362,7 +374,10 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     /// The G.711 μ-law format.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/1`.
-    public struct AudioPcmu: Codable, Hashable, Sendable {
+    public struct AudioPcmu: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
         /// Creates a new `AudioPcmu`.
         public init() {
         }
@@ -371,13 +386,15 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `AudioPcmu` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AudioPcmu` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("audio/pcmu", forKey: .type)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("audio/pcmu", .type, required: false)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -392,7 +409,10 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
     /// The G.711 A-law format.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats/anyOf/2`.
-    public struct AudioPcma: Codable, Hashable, Sendable {
+    public struct AudioPcma: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
         /// Creates a new `AudioPcma`.
         public init() {
         }
@@ -401,13 +421,15 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `AudioPcma` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AudioPcma` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("audio/pcma", forKey: .type)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("audio/pcma", .type, required: false)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -429,7 +451,7 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable {
 /// event, otherwise an `error` event will be sent.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemCreate`.
-public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the preceding item after which the new item will be inserted.
@@ -440,6 +462,8 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, 
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemCreate`.
     ///
@@ -464,16 +488,18 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.create", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.create", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -494,11 +520,13 @@ public struct RealtimeBetaClientEventConversationItemCreate: Codable, Hashable, 
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemDelete`.
-public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the item to delete.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemDelete`.
     ///
@@ -519,15 +547,17 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemDelete` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.delete", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.delete", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -547,11 +577,13 @@ public struct RealtimeBetaClientEventConversationItemDelete: Codable, Hashable, 
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemRetrieve`.
-public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the item to retrieve.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemRetrieve`.
     ///
@@ -572,15 +604,17 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemRetrieve` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.retrieve", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.retrieve", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -607,7 +641,7 @@ public struct RealtimeBetaClientEventConversationItemRetrieve: Codable, Hashable
 /// event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventConversationItemTruncate`.
-public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the assistant message item to truncate. Only assistant message
@@ -619,6 +653,8 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
     /// the audio_end_ms is greater than the actual audio duration, the server
     /// will respond with an error.
     public var audioEndMs: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventConversationItemTruncate`.
     ///
@@ -647,17 +683,19 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventConversationItemTruncate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.truncate", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.truncate", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.audioEndMs = try reader.required(Swift.Int.self, .audioEndMs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -685,12 +723,14 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
 /// not send a confirmation response to this event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventInputAudioBufferAppend`.
-public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Base64-encoded audio bytes. This must be in the format specified by the
     /// `input_audio_format` field in the session configuration.
     public var audio: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferAppend`.
     ///
@@ -711,15 +751,17 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.append", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.audio = try container.decode(Swift.String.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.append", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.audio = try reader.required(Swift.String.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -737,9 +779,11 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, 
 /// respond with an `input_audio_buffer.cleared` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventInputAudioBufferClear`.
-public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferClear`.
     ///
@@ -754,14 +798,16 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventInputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.clear", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.clear", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -786,9 +832,11 @@ public struct RealtimeBetaClientEventInputAudioBufferClear: Codable, Hashable, S
 /// event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventInputAudioBufferCommit`.
-public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferCommit`.
     ///
@@ -803,14 +851,16 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventInputAudioBufferCommit` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.commit", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.commit", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -830,9 +880,11 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, 
 /// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventOutputAudioBufferClear`.
-public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventOutputAudioBufferClear`.
     ///
@@ -847,14 +899,16 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventOutputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_audio_buffer.clear", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_audio_buffer.clear", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -872,12 +926,14 @@ public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, 
 /// there is no response to cancel, the server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventResponseCancel`.
-public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// A specific response ID to cancel - if not provided, will cancel an
     /// in-progress response in the default conversation.
     public var responseID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventResponseCancel`.
     ///
@@ -898,15 +954,17 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventResponseCancel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.cancel", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decodeIfPresent(Swift.String.self, forKey: .responseID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.cancel", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.responseID = try reader.optional(Swift.String.self, .responseID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -946,11 +1004,13 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable
 /// raw Items and references to existing Items.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventResponseCreate`.
-public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Create a new Realtime response with these parameters
     public var response: RealtimeBetaResponseCreateParams?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventResponseCreate`.
     ///
@@ -971,15 +1031,17 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.create", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.response = try container.decodeIfPresent(RealtimeBetaResponseCreateParams.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.create", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.response = try reader.optional(RealtimeBetaResponseCreateParams.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1005,12 +1067,14 @@ public struct RealtimeBetaClientEventResponseCreate: Codable, Hashable, Sendable
 /// `instructions`, pass an empty string.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventSessionUpdate`.
-public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// A new Realtime session configuration, with an ephemeral key. Default TTL
     /// for keys is one minute.
     public var session: RealtimeSessionCreateRequest
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventSessionUpdate`.
     ///
@@ -1031,15 +1095,17 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.update", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeSessionCreateRequest.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.update", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeSessionCreateRequest.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1056,11 +1122,13 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable 
 /// Send this event to update a transcription session.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventTranscriptionSessionUpdate`.
-public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashable, Sendable {
+public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Realtime transcription session object configuration.
     public var session: RealtimeTranscriptionSessionCreateRequest
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaClientEventTranscriptionSessionUpdate`.
     ///
@@ -1081,15 +1149,17 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashab
         case type
     }
 
-    /// Decodes `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaClientEventTranscriptionSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription_session.update", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranscriptionSessionCreateRequest.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcription_session.update", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranscriptionSessionCreateRequest.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1106,7 +1176,7 @@ public struct RealtimeBetaClientEventTranscriptionSessionUpdate: Codable, Hashab
 /// The response resource.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse`.
-public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
+public struct RealtimeBetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the response.
     public var id: Swift.String?
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
@@ -1146,6 +1216,8 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     /// Maximum number of output tokens for a single assistant response,
     /// inclusive of tool calls, that was used in this response.
     public var maxOutputTokens: RealtimeBetaResponse.MaxOutputTokens?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaResponse`.
     ///
@@ -1206,25 +1278,27 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RealtimeBetaResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.response", forKey: .object)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeBetaResponse.Status.self, forKey: .status)
-        self.statusDetails = try container.decodeIfPresent(RealtimeBetaResponse.StatusDetails.self, forKey: .statusDetails)
-        self.output = try container.decodeIfPresent([RealtimeConversationItem].self, forKey: .output)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.usage = try container.decodeIfPresent(RealtimeBetaResponse.Usage.self, forKey: .usage)
-        self.conversationID = try container.decodeIfPresent(Swift.String.self, forKey: .conversationID)
-        self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
-        self.modalities = try container.decodeIfPresent([RealtimeBetaResponse.Modality].self, forKey: .modalities)
-        self.outputAudioFormat = try container.decodeIfPresent(RealtimeBetaResponse.OutputAudioFormat.self, forKey: .outputAudioFormat)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeBetaResponse.MaxOutputTokens.self, forKey: .maxOutputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.response", .object, required: false)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.status = try reader.optional(RealtimeBetaResponse.Status.self, .status)
+        self.statusDetails = try reader.optional(RealtimeBetaResponse.StatusDetails.self, .statusDetails)
+        self.output = try reader.optional([RealtimeConversationItem].self, .output)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.usage = try reader.optional(RealtimeBetaResponse.Usage.self, .usage)
+        self.conversationID = try reader.optional(Swift.String.self, .conversationID)
+        self.voice = try reader.optional(VoiceIDsShared.self, .voice)
+        self.modalities = try reader.optional([RealtimeBetaResponse.Modality].self, .modalities)
+        self.outputAudioFormat = try reader.optional(RealtimeBetaResponse.OutputAudioFormat.self, .outputAudioFormat)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.maxOutputTokens = try reader.optional(RealtimeBetaResponse.MaxOutputTokens.self, .maxOutputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1279,7 +1353,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     /// Additional details about the status.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details`.
-    public struct StatusDetails: Codable, Hashable, Sendable {
+    public struct StatusDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error that caused the response to fail, corresponding
         /// with the `status` field (`completed`, `cancelled`, `incomplete`,
         /// `failed`).
@@ -1293,6 +1367,8 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// A description of the error that caused the response to fail,
         /// populated when the `status` is `failed`.
         public var error: RealtimeBetaResponse.StatusDetails.ErrorValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `StatusDetails`.
         ///
@@ -1316,15 +1392,17 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             case error
         }
 
-        /// Decodes `StatusDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeBetaResponse.StatusDetails.TypeValue.self, forKey: .type)
-            self.reason = try container.decodeIfPresent(RealtimeBetaResponse.StatusDetails.Reason.self, forKey: .reason)
-            self.error = try container.decodeIfPresent(RealtimeBetaResponse.StatusDetails.ErrorValue.self, forKey: .error)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeBetaResponse.StatusDetails.TypeValue.self, .type)
+            self.reason = try reader.optional(RealtimeBetaResponse.StatusDetails.Reason.self, .reason)
+            self.error = try reader.optional(RealtimeBetaResponse.StatusDetails.ErrorValue.self, .error)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1397,11 +1475,13 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// populated when the `status` is `failed`.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/status_details/properties/error`.
-        public struct ErrorValue: Codable, Hashable, Sendable {
+        public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The type of error.
             public var type: Swift.String?
             /// Error code, if any.
             public var code: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ErrorValue`.
             ///
@@ -1421,14 +1501,16 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case code
             }
 
-            /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-                self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.type = try reader.optional(Swift.String.self, .type)
+                self.code = try reader.optional(Swift.String.self, .code)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1448,7 +1530,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     /// audio tokens) will become the input for later turns.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable {
+    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The total number of tokens in the Response including input and output
         /// text and audio tokens.
         public var totalTokens: Swift.Int?
@@ -1462,6 +1544,8 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         public var inputTokenDetails: RealtimeBetaResponse.Usage.InputTokenDetails?
         /// Details about the output tokens used in the Response.
         public var outputTokenDetails: RealtimeBetaResponse.Usage.OutputTokenDetails?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Usage`.
         ///
@@ -1493,17 +1577,19 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             case outputTokenDetails = "output_token_details"
         }
 
-        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.totalTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .totalTokens)
-            self.inputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputTokens)
-            self.outputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .outputTokens)
-            self.inputTokenDetails = try container.decodeIfPresent(RealtimeBetaResponse.Usage.InputTokenDetails.self, forKey: .inputTokenDetails)
-            self.outputTokenDetails = try container.decodeIfPresent(RealtimeBetaResponse.Usage.OutputTokenDetails.self, forKey: .outputTokenDetails)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.totalTokens = try reader.optional(Swift.Int.self, .totalTokens)
+            self.inputTokens = try reader.optional(Swift.Int.self, .inputTokens)
+            self.outputTokens = try reader.optional(Swift.Int.self, .outputTokens)
+            self.inputTokenDetails = try reader.optional(RealtimeBetaResponse.Usage.InputTokenDetails.self, .inputTokenDetails)
+            self.outputTokenDetails = try reader.optional(RealtimeBetaResponse.Usage.OutputTokenDetails.self, .outputTokenDetails)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1521,7 +1607,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// Details about the input tokens used in the Response.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/input_token_details`.
-        public struct InputTokenDetails: Codable, Hashable, Sendable {
+        public struct InputTokenDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The number of cached tokens used as input for the Response.
             public var cachedTokens: Swift.Int?
             /// The number of text tokens used as input for the Response.
@@ -1532,6 +1618,8 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             public var audioTokens: Swift.Int?
             /// Details about the cached tokens used as input for the Response.
             public var cachedTokensDetails: RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `InputTokenDetails`.
             ///
@@ -1563,17 +1651,19 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case cachedTokensDetails = "cached_tokens_details"
             }
 
-            /// Decodes `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.cachedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cachedTokens)
-                self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                self.imageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .imageTokens)
-                self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
-                self.cachedTokensDetails = try container.decodeIfPresent(RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails.self, forKey: .cachedTokensDetails)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.cachedTokens = try reader.optional(Swift.Int.self, .cachedTokens)
+                self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+                self.imageTokens = try reader.optional(Swift.Int.self, .imageTokens)
+                self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+                self.cachedTokensDetails = try reader.optional(RealtimeBetaResponse.Usage.InputTokenDetails.CachedTokensDetails.self, .cachedTokensDetails)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1591,13 +1681,15 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
             /// Details about the cached tokens used as input for the Response.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/input_token_details/properties/cached_tokens_details`.
-            public struct CachedTokensDetails: Codable, Hashable, Sendable {
+            public struct CachedTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// The number of cached text tokens used as input for the Response.
                 public var textTokens: Swift.Int?
                 /// The number of cached image tokens used as input for the Response.
                 public var imageTokens: Swift.Int?
                 /// The number of cached audio tokens used as input for the Response.
                 public var audioTokens: Swift.Int?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `CachedTokensDetails`.
                 ///
@@ -1621,15 +1713,17 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                     case audioTokens = "audio_tokens"
                 }
 
-                /// Decodes `CachedTokensDetails` from its JSON object; members it does not declare are ignored.
+                /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                    self.imageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .imageTokens)
-                    self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+                    self.imageTokens = try reader.optional(Swift.Int.self, .imageTokens)
+                    self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -1647,11 +1741,13 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         /// Details about the output tokens used in the Response.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/usage/properties/output_token_details`.
-        public struct OutputTokenDetails: Codable, Hashable, Sendable {
+        public struct OutputTokenDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The number of text tokens used in the Response.
             public var textTokens: Swift.Int?
             /// The number of audio tokens used in the Response.
             public var audioTokens: Swift.Int?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `OutputTokenDetails`.
             ///
@@ -1671,14 +1767,16 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
                 case audioTokens = "audio_tokens"
             }
 
-            /// Decodes `OutputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+                self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1739,7 +1837,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1752,11 +1850,11 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
@@ -1779,7 +1877,7 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable {
 /// Create a new Realtime response with these parameters
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams`.
-public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
+public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The set of modalities the model can respond with. To disable audio,
     /// set this to ["text"].
     public var modalities: [RealtimeBetaResponseCreateParams.Modality]?
@@ -1831,6 +1929,8 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     /// conversation. An empty array `[]` will clear the context for this Response.
     /// Note that this can include references to items from the default conversation.
     public var input: [RealtimeConversationItem]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaResponseCreateParams`.
     ///
@@ -1890,24 +1990,26 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         case input
     }
 
-    /// Decodes `RealtimeBetaResponseCreateParams` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.modalities = try container.decodeIfPresent([RealtimeBetaResponseCreateParams.Modality].self, forKey: .modalities)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.voice = try container.decodeIfPresent(VoiceIDsOrCustomVoice.self, forKey: .voice)
-        self.outputAudioFormat = try container.decodeIfPresent(RealtimeBetaResponseCreateParams.OutputAudioFormat.self, forKey: .outputAudioFormat)
-        self.tools = try container.decodeIfPresent([RealtimeBetaResponseCreateParams.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(RealtimeBetaResponseCreateParams.ToolChoiceValue.self, forKey: .toolChoice)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeBetaResponseCreateParams.MaxOutputTokens.self, forKey: .maxOutputTokens)
-        self.conversation = try container.decodeIfPresent(RealtimeBetaResponseCreateParams.Conversation.self, forKey: .conversation)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-        self.input = try container.decodeIfPresent([RealtimeConversationItem].self, forKey: .input)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.modalities = try reader.optional([RealtimeBetaResponseCreateParams.Modality].self, .modalities)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, .voice)
+        self.outputAudioFormat = try reader.optional(RealtimeBetaResponseCreateParams.OutputAudioFormat.self, .outputAudioFormat)
+        self.tools = try reader.optional([RealtimeBetaResponseCreateParams.ToolValue].self, .tools)
+        self.toolChoice = try reader.optional(RealtimeBetaResponseCreateParams.ToolChoiceValue.self, .toolChoice)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.maxOutputTokens = try reader.optional(RealtimeBetaResponseCreateParams.MaxOutputTokens.self, .maxOutputTokens)
+        self.conversation = try reader.optional(RealtimeBetaResponseCreateParams.Conversation.self, .conversation)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.input = try reader.optional([RealtimeConversationItem].self, .input)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1973,7 +2075,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tools/items`.
-    public struct ToolValue: Codable, Hashable, Sendable {
+    public struct ToolValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String?
         /// The description of the function, including guidance on when and how
@@ -1982,6 +2084,8 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         public var description: Swift.String?
         /// Parameters of the function in JSON Schema.
         public var parameters: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolValue`.
         ///
@@ -2006,16 +2110,18 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ToolValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("function", forKey: .type)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-            self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("function", .type, required: false)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.description = try reader.optional(Swift.String.self, .description)
+            self.parameters = try reader.optional([Swift.String: JSONValue].self, .parameters)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2036,7 +2142,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Hashable, Sendable {
+    public enum ToolChoiceValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -2050,15 +2156,15 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? ToolChoiceOptions(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceOptions.self) {
                 self = .options(value)
                 return
             }
-            if let value = try? ToolChoiceFunction(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceFunction.self) {
                 self = .function(value)
                 return
             }
-            if let value = try? ToolChoiceMCP(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceMCP.self) {
                 self = .mcp(value)
                 return
             }
@@ -2086,7 +2192,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2099,11 +2205,11 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
@@ -2157,13 +2263,15 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable {
 ///     to the Conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemCreated`.
-public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemCreated`.
     ///
@@ -2188,16 +2296,18 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable,
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2217,11 +2327,13 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable,
 /// server's understanding of the conversation history with the client's view.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemDeleted`.
-public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item that was deleted.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemDeleted`.
     ///
@@ -2242,15 +2354,17 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable,
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemDeleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.deleted", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.deleted", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2276,7 +2390,7 @@ public struct RealtimeBetaServerEventConversationItemDeleted: Codable, Hashable,
 /// should be treated as a rough guide.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the user message item containing the audio.
@@ -2291,6 +2405,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     public var logprobs: [LogProbProperties]?
     /// Usage statistics for the transcription.
     public var usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted`.
     ///
@@ -2331,20 +2447,22 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.completed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
-        self.languages = try container.decodeIfPresent([TranscriptionLanguage].self, forKey: .languages)
-        self.logprobs = try container.decodeIfPresent([LogProbProperties].self, forKey: .logprobs)
-        self.usage = try container.decode(RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.completed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.transcript = try reader.required(Swift.String.self, .transcript)
+        self.languages = try reader.optional([TranscriptionLanguage].self, .languages)
+        self.logprobs = try reader.optional([LogProbProperties].self, .logprobs)
+        self.usage = try reader.required(RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2367,7 +2485,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
-    public enum Usage: Codable, Hashable, Sendable {
+    public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. (type: `tokens`)
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. (type: `duration`)
@@ -2405,7 +2523,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
 /// Returned when the text value of an input audio transcription content part is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item.
@@ -2416,6 +2534,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     public var delta: Swift.String?
     /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta`.
     ///
@@ -2448,18 +2568,20 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decodeIfPresent(Swift.String.self, forKey: .delta)
-        self.logprobs = try container.decodeIfPresent([LogProbProperties].self, forKey: .logprobs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.optional(Swift.Int.self, .contentIndex)
+        self.delta = try reader.optional(Swift.String.self, .delta)
+        self.logprobs = try reader.optional([LogProbProperties].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2481,7 +2603,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
 /// `error` events so that the client can identify the related Item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the user message item.
@@ -2490,6 +2612,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
     public var contentIndex: Swift.Int
     /// Details of the transcription error.
     public var error: RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed`.
     ///
@@ -2518,17 +2642,19 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.failed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.error = try container.decode(RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.failed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.error = try reader.required(RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2546,7 +2672,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
     /// Details of the transcription error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionFailed/properties/error`.
-    public struct ErrorValue: Codable, Hashable, Sendable {
+    public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error.
         public var type: Swift.String?
         /// Error code, if any.
@@ -2555,6 +2681,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
         public var message: Swift.String?
         /// Parameter related to the error, if any.
         public var param: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -2582,16 +2710,18 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
             case param
         }
 
-        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-            self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-            self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.code = try reader.optional(Swift.String.self, .code)
+            self.message = try reader.optional(Swift.String.self, .message)
+            self.param = try reader.optional(Swift.String.self, .param)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2610,7 +2740,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionFail
 /// Returned when an input audio transcription segment is identified for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
-public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item containing the input audio content.
@@ -2627,6 +2757,8 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
     public var start: Swift.Double
     /// End time of the segment in seconds.
     public var end: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment`.
     ///
@@ -2671,21 +2803,23 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.segment", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.speaker = try container.decode(Swift.String.self, forKey: .speaker)
-        self.start = try container.decode(Swift.Double.self, forKey: .start)
-        self.end = try container.decode(Swift.Double.self, forKey: .end)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.segment", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.speaker = try reader.required(Swift.String.self, .speaker)
+        self.start = try reader.required(Swift.Double.self, .start)
+        self.end = try reader.required(Swift.Double.self, .end)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2708,11 +2842,13 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionSegm
 /// Returned when a conversation item is retrieved with `conversation.item.retrieve`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemRetrieved`.
-public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemRetrieved`.
     ///
@@ -2733,15 +2869,17 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashabl
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemRetrieved` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.retrieved", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.retrieved", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2763,7 +2901,7 @@ public struct RealtimeBetaServerEventConversationItemRetrieved: Codable, Hashabl
 /// to ensure there is no text in the context that hasn't been heard by the user.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemTruncated`.
-public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the assistant message item that was truncated.
@@ -2772,6 +2910,8 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashabl
     public var contentIndex: Swift.Int
     /// The duration up to which the audio was truncated, in milliseconds.
     public var audioEndMs: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventConversationItemTruncated`.
     ///
@@ -2800,17 +2940,19 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashabl
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventConversationItemTruncated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventConversationItemTruncated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.truncated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.truncated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.audioEndMs = try reader.required(Swift.Int.self, .audioEndMs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2831,11 +2973,13 @@ public struct RealtimeBetaServerEventConversationItemTruncated: Codable, Hashabl
 /// recommend to implementors to monitor and log error messages by default.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventError`.
-public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Details of the error.
     public var error: RealtimeBetaServerEventError.ErrorValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventError`.
     ///
@@ -2856,15 +3000,17 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.error = try container.decode(RealtimeBetaServerEventError.ErrorValue.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.error = try reader.required(RealtimeBetaServerEventError.ErrorValue.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2880,7 +3026,7 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
     /// Details of the error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventError/properties/error`.
-    public struct ErrorValue: Codable, Hashable, Sendable {
+    public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
         /// The `code` member.
@@ -2891,6 +3037,8 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
         public var param: Swift.String?
         /// The `event_id` member.
         public var eventID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -2922,17 +3070,19 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
             case eventID = "event_id"
         }
 
-        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(Swift.String.self, forKey: .type)
-            self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-            self.message = try container.decode(Swift.String.self, forKey: .message)
-            self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-            self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.required(Swift.String.self, .type)
+            self.code = try reader.optional(Swift.String.self, .code)
+            self.message = try reader.required(Swift.String.self, .message)
+            self.param = try reader.optional(Swift.String.self, .param)
+            self.eventID = try reader.optional(Swift.String.self, .eventID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2953,9 +3103,11 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable {
 /// `input_audio_buffer.clear` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferCleared`.
-public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferCleared`.
     ///
@@ -2970,14 +3122,16 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable,
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.cleared", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.cleared", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2996,13 +3150,15 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable,
 /// will also be sent to the client.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferCommitted`.
-public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferCommitted`.
     ///
@@ -3027,16 +3183,18 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashabl
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferCommitted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.committed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.committed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3063,7 +3221,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashabl
 /// the audio buffer during VAD activation).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
-public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds from the start of all audio written to the buffer during the
@@ -3073,6 +3231,8 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
     public var audioStartMs: Swift.Int
     /// The ID of the user message item that will be created when speech stops.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStarted`.
     ///
@@ -3097,16 +3257,18 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.speech_started", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.audioStartMs = try container.decode(Swift.Int.self, forKey: .audioStartMs)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.speech_started", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.audioStartMs = try reader.required(Swift.Int.self, .audioStartMs)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3126,7 +3288,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
 /// event with the user message item that is created from the audio buffer.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
-public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds since the session started when speech stopped. This will
@@ -3135,6 +3297,8 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
     public var audioEndMs: Swift.Int
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventInputAudioBufferSpeechStopped`.
     ///
@@ -3159,16 +3323,18 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventInputAudioBufferSpeechStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.speech_stopped", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.speech_stopped", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.audioEndMs = try reader.required(Swift.Int.self, .audioEndMs)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3186,11 +3352,13 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
 /// Returned when listing MCP tools has completed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsCompleted`.
-public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsCompleted`.
     ///
@@ -3211,15 +3379,17 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools.completed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools.completed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3236,11 +3406,13 @@ public struct RealtimeBetaServerEventMCPListToolsCompleted: Codable, Hashable, S
 /// Returned when listing MCP tools has failed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsFailed`.
-public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsFailed`.
     ///
@@ -3261,15 +3433,17 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools.failed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools.failed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3286,11 +3460,13 @@ public struct RealtimeBetaServerEventMCPListToolsFailed: Codable, Hashable, Send
 /// Returned when listing MCP tools is in progress for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventMCPListToolsInProgress`.
-public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventMCPListToolsInProgress`.
     ///
@@ -3311,15 +3487,17 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools.in_progress", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools.in_progress", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3339,11 +3517,13 @@ public struct RealtimeBetaServerEventMCPListToolsInProgress: Codable, Hashable, 
 /// adjusted accordingly once the Response is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated`.
-public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// List of rate limit information.
     public var rateLimits: [RealtimeBetaServerEventRateLimitsUpdated.RateLimit]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventRateLimitsUpdated`.
     ///
@@ -3364,15 +3544,17 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventRateLimitsUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("rate_limits.updated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.rateLimits = try container.decodeIfPresent([RealtimeBetaServerEventRateLimitsUpdated.RateLimit].self, forKey: .rateLimits) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("rate_limits.updated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.rateLimits = try reader.required([RealtimeBetaServerEventRateLimitsUpdated.RateLimit].self, .rateLimits)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3388,7 +3570,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items`.
-    public struct RateLimit: Codable, Hashable, Sendable {
+    public struct RateLimit: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the rate limit (`requests`, `tokens`).
         public var name: RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name?
         /// The maximum allowed value for the rate limit.
@@ -3397,6 +3579,8 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         public var remaining: Swift.Int?
         /// Seconds until the rate limit resets.
         public var resetSeconds: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RateLimit`.
         ///
@@ -3424,16 +3608,18 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
             case resetSeconds = "reset_seconds"
         }
 
-        /// Decodes `RateLimit` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decodeIfPresent(RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name.self, forKey: .name)
-            self.limit = try container.decodeIfPresent(Swift.Int.self, forKey: .limit)
-            self.remaining = try container.decodeIfPresent(Swift.Int.self, forKey: .remaining)
-            self.resetSeconds = try container.decodeIfPresent(Swift.Double.self, forKey: .resetSeconds)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.optional(RealtimeBetaServerEventRateLimitsUpdated.RateLimit.Name.self, .name)
+            self.limit = try reader.optional(Swift.Int.self, .limit)
+            self.remaining = try reader.optional(Swift.Int.self, .remaining)
+            self.resetSeconds = try reader.optional(Swift.Double.self, .resetSeconds)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3471,7 +3657,7 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
 /// Returned when the model-generated audio is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioDelta`.
-public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -3484,6 +3670,8 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Send
     public var contentIndex: Swift.Int
     /// Base64-encoded audio data delta.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioDelta`.
     ///
@@ -3520,19 +3708,21 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3554,7 +3744,7 @@ public struct RealtimeBetaServerEventResponseAudioDelta: Codable, Hashable, Send
 /// is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioDone`.
-public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -3565,6 +3755,8 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Senda
     public var outputIndex: Swift.Int
     /// The index of the content part in the item's content array.
     public var contentIndex: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioDone`.
     ///
@@ -3597,18 +3789,20 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseAudioDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3628,7 +3822,7 @@ public struct RealtimeBetaServerEventResponseAudioDone: Codable, Hashable, Senda
 /// Returned when the model-generated transcription of audio output is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioTranscriptDelta`.
-public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -3641,6 +3835,8 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hash
     public var contentIndex: Swift.Int
     /// The transcript delta.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDelta`.
     ///
@@ -3677,19 +3873,21 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hash
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio_transcript.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio_transcript.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3712,7 +3910,7 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDelta: Codable, Hash
 /// cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseAudioTranscriptDone`.
-public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -3725,6 +3923,8 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hasha
     public var contentIndex: Swift.Int
     /// The final transcript of the audio.
     public var transcript: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseAudioTranscriptDone`.
     ///
@@ -3761,19 +3961,21 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hasha
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio_transcript.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio_transcript.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.transcript = try reader.required(Swift.String.self, .transcript)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3788,170 +3990,5 @@ public struct RealtimeBetaServerEventResponseAudioTranscriptDone: Codable, Hasha
         try container.encode(self.outputIndex, forKey: .outputIndex)
         try container.encode(self.contentIndex, forKey: .contentIndex)
         try container.encode(self.transcript, forKey: .transcript)
-    }
-}
-
-/// Returned when a new content part is added to an assistant message item during
-/// response generation.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded`.
-public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item to which the content part was added.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// The content part that was added.
-    public var part: RealtimeBetaServerEventResponseContentPartAdded.Part
-
-    /// Creates a new `RealtimeBetaServerEventResponseContentPartAdded`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item to which the content part was added.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - part: The content part that was added.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        part: RealtimeBetaServerEventResponseContentPartAdded.Part
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.part = part
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case part
-        case type
-    }
-
-    /// Decodes `RealtimeBetaServerEventResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.added", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.part = try container.decode(RealtimeBetaServerEventResponseContentPartAdded.Part.self, forKey: .part)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.content_part.added", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.part, forKey: .part)
-    }
-
-    /// The content part that was added.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
-        /// The content type ("text", "audio").
-        public var type: RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue?
-        /// The text content (if type is "text").
-        public var text: Swift.String?
-        /// Base64-encoded audio data (if type is "audio").
-        public var audio: Swift.String?
-        /// The transcript of the audio (if type is "audio").
-        public var transcript: Swift.String?
-
-        /// Creates a new `Part`.
-        ///
-        /// - Parameters:
-        ///   - type: The content type ("text", "audio").
-        ///   - text: The text content (if type is "text").
-        ///   - audio: Base64-encoded audio data (if type is "audio").
-        ///   - transcript: The transcript of the audio (if type is "audio").
-        public init(
-            type: RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue? = nil,
-            text: Swift.String? = nil,
-            audio: Swift.String? = nil,
-            transcript: Swift.String? = nil
-        ) {
-            self.type = type
-            self.text = text
-            self.audio = audio
-            self.transcript = transcript
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case text
-            case audio
-            case transcript
-        }
-
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.text, forKey: .text)
-            try container.encodeIfPresent(self.audio, forKey: .audio)
-            try container.encodeIfPresent(self.transcript, forKey: .transcript)
-        }
-
-        /// The content type ("text", "audio").
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded/properties/part/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `audio`
-            public static var audio: Self { Self(rawValue: "audio") }
-
-            /// `text`
-            public static var text: Self { Self(rawValue: "text") }
-        }
     }
 }

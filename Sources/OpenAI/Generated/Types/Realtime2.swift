@@ -3,11 +3,184 @@
 
 import Foundation
 
+/// Returned when a new content part is added to an assistant message item during
+/// response generation.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded`.
+public struct RealtimeBetaServerEventResponseContentPartAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item to which the content part was added.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The content part that was added.
+    public var part: RealtimeBetaServerEventResponseContentPartAdded.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeBetaServerEventResponseContentPartAdded`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item to which the content part was added.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - part: The content part that was added.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        part: RealtimeBetaServerEventResponseContentPartAdded.Part
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.part = part
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case part
+        case type
+    }
+
+    /// Decodes `RealtimeBetaServerEventResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.added", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.part = try reader.required(RealtimeBetaServerEventResponseContentPartAdded.Part.self, .part)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.content_part.added", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.part, forKey: .part)
+    }
+
+    /// The content part that was added.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded/properties/part`.
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The content type ("text", "audio").
+        public var type: RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue?
+        /// The text content (if type is "text").
+        public var text: Swift.String?
+        /// Base64-encoded audio data (if type is "audio").
+        public var audio: Swift.String?
+        /// The transcript of the audio (if type is "audio").
+        public var transcript: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Part`.
+        ///
+        /// - Parameters:
+        ///   - type: The content type ("text", "audio").
+        ///   - text: The text content (if type is "text").
+        ///   - audio: Base64-encoded audio data (if type is "audio").
+        ///   - transcript: The transcript of the audio (if type is "audio").
+        public init(
+            type: RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue? = nil,
+            text: Swift.String? = nil,
+            audio: Swift.String? = nil,
+            transcript: Swift.String? = nil
+        ) {
+            self.type = type
+            self.text = text
+            self.audio = audio
+            self.transcript = transcript
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+            case text
+            case audio
+            case transcript
+        }
+
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeBetaServerEventResponseContentPartAdded.Part.TypeValue.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.audio = try reader.optional(Swift.String.self, .audio)
+            self.transcript = try reader.optional(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.type, forKey: .type)
+            try container.encodeIfPresent(self.text, forKey: .text)
+            try container.encodeIfPresent(self.audio, forKey: .audio)
+            try container.encodeIfPresent(self.transcript, forKey: .transcript)
+        }
+
+        /// The content type ("text", "audio").
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartAdded/properties/part/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `audio`
+            public static var audio: Self { Self(rawValue: "audio") }
+
+            /// `text`
+            public static var text: Self { Self(rawValue: "text") }
+        }
+    }
+}
+
 /// Returned when a content part is done streaming in an assistant message item.
 /// Also emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone`.
-public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -20,6 +193,8 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
     public var contentIndex: Swift.Int
     /// The content part that is done.
     public var part: RealtimeBetaServerEventResponseContentPartDone.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseContentPartDone`.
     ///
@@ -56,19 +231,21 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.part = try container.decode(RealtimeBetaServerEventResponseContentPartDone.Part.self, forKey: .part)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.part = try reader.required(RealtimeBetaServerEventResponseContentPartDone.Part.self, .part)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -88,7 +265,7 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
     /// The content part that is done.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseContentPartDone/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The content type ("text", "audio").
         public var type: RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue?
         /// The text content (if type is "text").
@@ -97,6 +274,8 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
         public var audio: Swift.String?
         /// The transcript of the audio (if type is "audio").
         public var transcript: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Part`.
         ///
@@ -124,16 +303,18 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
             case transcript
         }
 
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeBetaServerEventResponseContentPartDone.Part.TypeValue.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.audio = try reader.optional(Swift.String.self, .audio)
+            self.transcript = try reader.optional(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -172,11 +353,13 @@ public struct RealtimeBetaServerEventResponseContentPartDone: Codable, Hashable,
 /// where the response is in an initial state of `in_progress`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseCreated`.
-public struct RealtimeBetaServerEventResponseCreated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
     public var response: RealtimeBetaResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseCreated`.
     ///
@@ -197,15 +380,17 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.response = try container.decode(RealtimeBetaResponse.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.response = try reader.required(RealtimeBetaResponse.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -224,11 +409,13 @@ public struct RealtimeBetaServerEventResponseCreated: Codable, Hashable, Sendabl
 /// include all output Items in the Response but will omit the raw audio data.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseDone`.
-public struct RealtimeBetaServerEventResponseDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
     public var response: RealtimeBetaResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseDone`.
     ///
@@ -249,15 +436,17 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.response = try container.decode(RealtimeBetaResponse.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.response = try reader.required(RealtimeBetaResponse.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -274,7 +463,7 @@ public struct RealtimeBetaServerEventResponseDone: Codable, Hashable, Sendable {
 /// Returned when the model-generated function call arguments are updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
-public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -287,6 +476,8 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
     public var callID: Swift.String
     /// The arguments delta as a JSON string.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta`.
     ///
@@ -323,19 +514,21 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -357,7 +550,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDelta: Codable
 /// Also emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
-public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -372,6 +565,8 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
     public var name: Swift.String
     /// The final arguments as a JSON string.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseFunctionCallArgumentsDone`.
     ///
@@ -412,20 +607,22 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -447,7 +644,7 @@ public struct RealtimeBetaServerEventResponseFunctionCallArgumentsDone: Codable,
 /// Returned when MCP tool call arguments are updated during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
-public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -460,6 +657,8 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Has
     public var delta: Swift.String
     /// The `obfuscation` member.
     public var obfuscation: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDelta`.
     ///
@@ -496,19 +695,21 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Has
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.obfuscation = try reader.optional(Swift.String.self, .obfuscation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -529,7 +730,7 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDelta: Codable, Has
 /// Returned when MCP tool call arguments are finalized during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
-public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -540,6 +741,8 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hash
     public var outputIndex: Swift.Int
     /// The final JSON-encoded arguments string.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallArgumentsDone`.
     ///
@@ -572,18 +775,20 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hash
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -603,13 +808,15 @@ public struct RealtimeBetaServerEventResponseMCPCallArgumentsDone: Codable, Hash
 /// Returned when an MCP tool call has completed successfully.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallCompleted`.
-public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
     public var outputIndex: Swift.Int
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallCompleted`.
     ///
@@ -634,16 +841,18 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.completed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.completed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -661,13 +870,15 @@ public struct RealtimeBetaServerEventResponseMCPCallCompleted: Codable, Hashable
 /// Returned when an MCP tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallFailed`.
-public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
     public var outputIndex: Swift.Int
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallFailed`.
     ///
@@ -692,16 +903,18 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.failed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.failed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -719,13 +932,15 @@ public struct RealtimeBetaServerEventResponseMCPCallFailed: Codable, Hashable, S
 /// Returned when an MCP tool call has started and is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseMCPCallInProgress`.
-public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
     public var outputIndex: Swift.Int
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseMCPCallInProgress`.
     ///
@@ -750,16 +965,18 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashabl
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.in_progress", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -777,7 +994,7 @@ public struct RealtimeBetaServerEventResponseMCPCallInProgress: Codable, Hashabl
 /// Returned when a new Item is created during Response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseOutputItemAdded`.
-public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -786,6 +1003,8 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable,
     public var outputIndex: Swift.Int
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseOutputItemAdded`.
     ///
@@ -814,17 +1033,19 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable,
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.added", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.added", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -844,7 +1065,7 @@ public struct RealtimeBetaServerEventResponseOutputItemAdded: Codable, Hashable,
 /// interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseOutputItemDone`.
-public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -853,6 +1074,8 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, 
     public var outputIndex: Swift.Int
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseOutputItemDone`.
     ///
@@ -881,17 +1104,19 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -910,7 +1135,7 @@ public struct RealtimeBetaServerEventResponseOutputItemDone: Codable, Hashable, 
 /// Returned when the text value of an "output_text" content part is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseTextDelta`.
-public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -923,6 +1148,8 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Senda
     public var contentIndex: Swift.Int
     /// The text delta.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseTextDelta`.
     ///
@@ -959,19 +1186,21 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -993,7 +1222,7 @@ public struct RealtimeBetaServerEventResponseTextDelta: Codable, Hashable, Senda
 /// emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventResponseTextDone`.
-public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -1006,6 +1235,8 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendab
     public var contentIndex: Swift.Int
     /// The final text content.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventResponseTextDone`.
     ///
@@ -1042,19 +1273,21 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventResponseTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1077,11 +1310,13 @@ public struct RealtimeBetaServerEventResponseTextDone: Codable, Hashable, Sendab
 /// the default Session configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventSessionCreated`.
-public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Realtime session object for the beta interface.
     public var session: RealtimeSession
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventSessionCreated`.
     ///
@@ -1102,15 +1337,17 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeSession.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeSession.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1128,11 +1365,13 @@ public struct RealtimeBetaServerEventSessionCreated: Codable, Hashable, Sendable
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventSessionUpdated`.
-public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Realtime session object for the beta interface.
     public var session: RealtimeSession
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventSessionUpdated`.
     ///
@@ -1153,15 +1392,17 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.updated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeSession.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.updated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeSession.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1178,7 +1419,7 @@ public struct RealtimeBetaServerEventSessionUpdated: Codable, Hashable, Sendable
 /// Returned when a transcription session is created.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventTranscriptionSessionCreated`.
-public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A new Realtime transcription session configuration.
@@ -1187,6 +1428,8 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hasha
     /// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventTranscriptionSessionCreated`.
     ///
@@ -1207,15 +1450,17 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hasha
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventTranscriptionSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventTranscriptionSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription_session.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranscriptionSessionCreateResponse.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcription_session.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranscriptionSessionCreateResponse.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1233,7 +1478,7 @@ public struct RealtimeBetaServerEventTranscriptionSessionCreated: Codable, Hasha
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventTranscriptionSessionUpdated`.
-public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hashable, Sendable {
+public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A new Realtime transcription session configuration.
@@ -1242,6 +1487,8 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hasha
     /// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeBetaServerEventTranscriptionSessionUpdated`.
     ///
@@ -1262,15 +1509,17 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hasha
         case type
     }
 
-    /// Decodes `RealtimeBetaServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeBetaServerEventTranscriptionSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription_session.updated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranscriptionSessionCreateResponse.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcription_session.updated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranscriptionSessionCreateResponse.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1289,13 +1538,15 @@ public struct RealtimeBetaServerEventTranscriptionSessionUpdated: Codable, Hasha
 /// by your client and optionally configure the session that will answer the call.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCallCreateRequest`.
-public struct RealtimeCallCreateRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct RealtimeCallCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// WebRTC Session Description Protocol (SDP) offer generated by the caller.
     public var sdp: Swift.String
     /// Optional session configuration to apply before the realtime session is
     /// created. Use the same parameters you would send in a [`create client secret`](/docs/api-reference/realtime-sessions/create-realtime-client-secret)
     /// request.
     public var session: RealtimeSessionCreateRequestGa?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeCallCreateRequest`.
     ///
@@ -1315,14 +1566,16 @@ public struct RealtimeCallCreateRequest: Codable, Hashable, Sendable, MultipartF
         case session
     }
 
-    /// Decodes `RealtimeCallCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCallCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.sdp = try container.decode(Swift.String.self, forKey: .sdp)
-        self.session = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.sdp = try reader.required(Swift.String.self, .sdp)
+        self.session = try reader.optional(RealtimeSessionCreateRequestGa.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1344,10 +1597,12 @@ public struct RealtimeCallCreateRequest: Codable, Hashable, Sendable, MultipartF
 /// Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCallReferRequest`.
-public struct RealtimeCallReferRequest: Codable, Hashable, Sendable {
+public struct RealtimeCallReferRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// URI that should appear in the SIP Refer-To header. Supports values like
     /// `tel:+14155550123` or `sip:agent@example.com`.
     public var targetURI: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeCallReferRequest`.
     ///
@@ -1361,13 +1616,15 @@ public struct RealtimeCallReferRequest: Codable, Hashable, Sendable {
         case targetURI = "target_uri"
     }
 
-    /// Decodes `RealtimeCallReferRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCallReferRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.targetURI = try container.decode(Swift.String.self, forKey: .targetURI)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.targetURI = try reader.required(Swift.String.self, .targetURI)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1382,10 +1639,12 @@ public struct RealtimeCallReferRequest: Codable, Hashable, Sendable {
 /// Parameters used to decline an incoming SIP call handled by the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCallRejectRequest`.
-public struct RealtimeCallRejectRequest: Codable, Hashable, Sendable {
+public struct RealtimeCallRejectRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// SIP response code to send back to the caller. Defaults to `603` (Decline)
     /// when omitted.
     public var statusCode: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeCallRejectRequest`.
     ///
@@ -1399,13 +1658,15 @@ public struct RealtimeCallRejectRequest: Codable, Hashable, Sendable {
         case statusCode = "status_code"
     }
 
-    /// Decodes `RealtimeCallRejectRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCallRejectRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.statusCode = try container.decodeIfPresent(Swift.Int.self, forKey: .statusCode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.statusCode = try reader.optional(Swift.Int.self, .statusCode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1422,7 +1683,7 @@ public struct RealtimeCallRejectRequest: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEvent`.
-public enum RealtimeClientEvent: Codable, Hashable, Sendable {
+public enum RealtimeClientEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Add a new Item to the Conversation's context, including messages, function (type: `conversation.item.create`)
     case conversationItemCreate(RealtimeClientEventConversationItemCreate)
     /// Send this event when you want to remove any item from the conversation (type: `conversation.item.delete`)
@@ -1510,7 +1771,7 @@ public enum RealtimeClientEvent: Codable, Hashable, Sendable {
 /// event, otherwise an `error` event will be sent.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemCreate`.
-public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Sendable {
+public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the preceding item after which the new item will be inserted. If not set, the new item will be appended to the end of the conversation.
@@ -1521,6 +1782,8 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Send
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventConversationItemCreate`.
     ///
@@ -1545,16 +1808,18 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeClientEventConversationItemCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.create", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.create", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1575,11 +1840,13 @@ public struct RealtimeClientEventConversationItemCreate: Codable, Hashable, Send
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemDelete`.
-public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Sendable {
+public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the item to delete.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventConversationItemDelete`.
     ///
@@ -1600,15 +1867,17 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeClientEventConversationItemDelete` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemDelete` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.delete", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.delete", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1628,11 +1897,13 @@ public struct RealtimeClientEventConversationItemDelete: Codable, Hashable, Send
 /// server will respond with an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemRetrieve`.
-public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Sendable {
+public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the item to retrieve.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventConversationItemRetrieve`.
     ///
@@ -1653,15 +1924,17 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeClientEventConversationItemRetrieve` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemRetrieve` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.retrieve", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.retrieve", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1688,7 +1961,7 @@ public struct RealtimeClientEventConversationItemRetrieve: Codable, Hashable, Se
 /// event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventConversationItemTruncate`.
-public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Sendable {
+public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// The ID of the assistant message item to truncate. Only assistant message
@@ -1700,6 +1973,8 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Se
     /// the audio_end_ms is greater than the actual audio duration, the server
     /// will respond with an error.
     public var audioEndMs: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventConversationItemTruncate`.
     ///
@@ -1728,17 +2003,19 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeClientEventConversationItemTruncate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventConversationItemTruncate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.truncate", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.truncate", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.audioEndMs = try reader.required(Swift.Int.self, .audioEndMs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1769,12 +2046,14 @@ public struct RealtimeClientEventConversationItemTruncate: Codable, Hashable, Se
 /// not send a confirmation response to this event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferAppend`.
-public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Sendable {
+public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Base64-encoded audio bytes. This must be in the format specified by the
     /// `input_audio_format` field in the session configuration.
     public var audio: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventInputAudioBufferAppend`.
     ///
@@ -1795,15 +2074,17 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.append", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.audio = try container.decode(Swift.String.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.append", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.audio = try reader.required(Swift.String.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1821,9 +2102,11 @@ public struct RealtimeClientEventInputAudioBufferAppend: Codable, Hashable, Send
 /// respond with an `input_audio_buffer.cleared` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferClear`.
-public struct RealtimeClientEventInputAudioBufferClear: Codable, Hashable, Sendable {
+public struct RealtimeClientEventInputAudioBufferClear: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventInputAudioBufferClear`.
     ///
@@ -1838,14 +2121,16 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `RealtimeClientEventInputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventInputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.clear", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.clear", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1863,9 +2148,11 @@ public struct RealtimeClientEventInputAudioBufferClear: Codable, Hashable, Senda
 /// Committing the input audio buffer will trigger input audio transcription  (if enabled in session configuration), but it will not create a response  from the model. The server will respond with an `input_audio_buffer.committed` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventInputAudioBufferCommit`.
-public struct RealtimeClientEventInputAudioBufferCommit: Codable, Hashable, Sendable {
+public struct RealtimeClientEventInputAudioBufferCommit: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventInputAudioBufferCommit`.
     ///
@@ -1880,14 +2167,16 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeClientEventInputAudioBufferCommit` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventInputAudioBufferCommit` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.commit", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.commit", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1907,9 +2196,11 @@ public struct RealtimeClientEventInputAudioBufferCommit: Codable, Hashable, Send
 /// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventOutputAudioBufferClear`.
-public struct RealtimeClientEventOutputAudioBufferClear: Codable, Hashable, Sendable {
+public struct RealtimeClientEventOutputAudioBufferClear: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the client event used for error handling.
     public var eventID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventOutputAudioBufferClear`.
     ///
@@ -1924,14 +2215,16 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeClientEventOutputAudioBufferClear` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventOutputAudioBufferClear` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_audio_buffer.clear", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_audio_buffer.clear", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1951,12 +2244,14 @@ public struct RealtimeClientEventOutputAudioBufferClear: Codable, Hashable, Send
 /// returned the session will remain unaffected.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventResponseCancel`.
-public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable {
+public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// A specific response ID to cancel - if not provided, will cancel an
     /// in-progress response in the default conversation.
     public var responseID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventResponseCancel`.
     ///
@@ -1977,15 +2272,17 @@ public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeClientEventResponseCancel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventResponseCancel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.cancel", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decodeIfPresent(Swift.String.self, forKey: .responseID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.cancel", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.responseID = try reader.optional(Swift.String.self, .responseID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2026,11 +2323,13 @@ public struct RealtimeClientEventResponseCancel: Codable, Hashable, Sendable {
 /// raw Items and references to existing Items.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventResponseCreate`.
-public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable {
+public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Create a new Realtime response with these parameters
     public var response: RealtimeResponseCreateParams?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventResponseCreate`.
     ///
@@ -2051,15 +2350,17 @@ public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.create", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.response = try container.decodeIfPresent(RealtimeResponseCreateParams.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.create", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.response = try reader.optional(RealtimeResponseCreateParams.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2084,12 +2385,14 @@ public struct RealtimeClientEventResponseCreate: Codable, Hashable, Sendable {
 /// To clear a field like `turn_detection`, pass `null`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventSessionUpdate`.
-public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
+public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event. This is an arbitrary string that a client may assign. It will be passed back if there is an error with the event, but the corresponding `session.updated` event will not include it.
     public var eventID: Swift.String?
     /// Update the Realtime session. Choose either a realtime
     /// session or a transcription session.
     public var session: RealtimeClientEventSessionUpdate.Session
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventSessionUpdate`.
     ///
@@ -2110,15 +2413,17 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.update", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeClientEventSessionUpdate.Session.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.update", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeClientEventSessionUpdate.Session.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2137,7 +2442,7 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeClientEventSessionUpdate/properties/session`.
-    public enum Session: Codable, Hashable, Sendable {
+    public enum Session: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. (type: `realtime`)
         case realtime(RealtimeSessionCreateRequestGa)
         /// Realtime transcription session object configuration. (type: `transcription`)
@@ -2175,11 +2480,13 @@ public struct RealtimeClientEventSessionUpdate: Codable, Hashable, Sendable {
 /// Send this event to update a transcription session.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeClientEventTranscriptionSessionUpdate`.
-public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, Sendable {
+public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Realtime transcription session object configuration.
     public var session: RealtimeTranscriptionSessionCreateRequest
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeClientEventTranscriptionSessionUpdate`.
     ///
@@ -2200,15 +2507,17 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `RealtimeClientEventTranscriptionSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeClientEventTranscriptionSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription_session.update", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranscriptionSessionCreateRequest.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcription_session.update", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranscriptionSessionCreateRequest.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2227,7 +2536,7 @@ public struct RealtimeClientEventTranscriptionSessionUpdate: Codable, Hashable, 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItem`.
-public enum RealtimeConversationItem: Codable, Hashable, Sendable {
+public enum RealtimeConversationItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A system message in a Realtime conversation can be used to provide additional context or instructions to the model. This is similar but distinct from the instruction prompt provided at the start of a conversation, as system messages can be added at any point in the conversation. For major changes to the conversation's behavior, use instructions, but for smaller updates (e.g. "the user is now asking about a different topic"), use system messages.
     case conversationItemMessageSystem(RealtimeConversationItemMessageSystem)
     /// A user message item in a Realtime conversation.
@@ -2267,15 +2576,15 @@ public enum RealtimeConversationItem: Codable, Hashable, Sendable {
         case "mcp_approval_request":
             self = .mcpApprovalRequest(try RealtimeMCPApprovalRequest(from: decoder))
         default:
-            if let value = try? RealtimeConversationItemMessageSystem(from: decoder) {
+            if let value = decoder.attemptCase(RealtimeConversationItemMessageSystem.self) {
                 self = .conversationItemMessageSystem(value)
                 return
             }
-            if let value = try? RealtimeConversationItemMessageUser(from: decoder) {
+            if let value = decoder.attemptCase(RealtimeConversationItemMessageUser.self) {
                 self = .conversationItemMessageUser(value)
                 return
             }
-            if let value = try? RealtimeConversationItemMessageAssistant(from: decoder) {
+            if let value = decoder.attemptCase(RealtimeConversationItemMessageAssistant.self) {
                 self = .conversationItemMessageAssistant(value)
                 return
             }
@@ -2305,7 +2614,7 @@ public enum RealtimeConversationItem: Codable, Hashable, Sendable {
 /// A function call item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemFunctionCall`.
-public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable {
+public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
@@ -2316,6 +2625,8 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
     public var name: Swift.String
     /// The arguments of the function call. This is a JSON-encoded string representing the arguments passed to the function, for example `{"arg1": "value1", "arg2": 42}`.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeConversationItemFunctionCall`.
     ///
@@ -2349,19 +2660,21 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `RealtimeConversationItemFunctionCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemFunctionCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.item", forKey: .object)
-        try container.decodeConstant("function_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeConversationItemFunctionCall.Status.self, forKey: .status)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.item", .object, required: false)
+        try reader.constant("function_call", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.status = try reader.optional(RealtimeConversationItemFunctionCall.Status.self, .status)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2404,7 +2717,7 @@ public struct RealtimeConversationItemFunctionCall: Codable, Hashable, Sendable 
 /// A function call output item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemFunctionCallOutput`.
-public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sendable {
+public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
@@ -2413,6 +2726,8 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
     public var callID: Swift.String
     /// The output of the function call, this is free text and can contain any information or simply be empty.
     public var output: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeConversationItemFunctionCallOutput`.
     ///
@@ -2442,18 +2757,20 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `RealtimeConversationItemFunctionCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemFunctionCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.item", forKey: .object)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeConversationItemFunctionCallOutput.Status.self, forKey: .status)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(Swift.String.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.item", .object, required: false)
+        try reader.constant("function_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.status = try reader.optional(RealtimeConversationItemFunctionCallOutput.Status.self, .status)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.output = try reader.required(Swift.String.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2495,13 +2812,15 @@ public struct RealtimeConversationItemFunctionCallOutput: Codable, Hashable, Sen
 /// An assistant message item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant`.
-public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Sendable {
+public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
     public var status: RealtimeConversationItemMessageAssistant.Status?
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageAssistant.ContentItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeConversationItemMessageAssistant`.
     ///
@@ -2528,18 +2847,20 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         case role
     }
 
-    /// Decodes `RealtimeConversationItemMessageAssistant` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemMessageAssistant` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.item", forKey: .object)
-        try container.decodeConstant("message", forKey: .type)
-        try container.decodeConstant("assistant", forKey: .role)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeConversationItemMessageAssistant.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent([RealtimeConversationItemMessageAssistant.ContentItem].self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.item", .object, required: false)
+        try reader.constant("message", .type, required: true)
+        try reader.constant("assistant", .role, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.status = try reader.optional(RealtimeConversationItemMessageAssistant.Status.self, .status)
+        self.content = try reader.required([RealtimeConversationItemMessageAssistant.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2580,7 +2901,7 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageAssistant/properties/content/items`.
-    public struct ContentItem: Codable, Hashable, Sendable {
+    public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The content type, `output_text` or `output_audio` depending on the session `output_modalities` configuration.
         public var type: RealtimeConversationItemMessageAssistant.ContentItem.TypeValue?
         /// The text content.
@@ -2589,6 +2910,8 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
         public var audio: Swift.String?
         /// The transcript of the audio content, this will always be present if the output type is `audio`.
         public var transcript: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ContentItem`.
         ///
@@ -2616,16 +2939,18 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
             case transcript
         }
 
-        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeConversationItemMessageAssistant.ContentItem.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeConversationItemMessageAssistant.ContentItem.TypeValue.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.audio = try reader.optional(Swift.String.self, .audio)
+            self.transcript = try reader.optional(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2663,13 +2988,15 @@ public struct RealtimeConversationItemMessageAssistant: Codable, Hashable, Senda
 /// A system message in a Realtime conversation can be used to provide additional context or instructions to the model. This is similar but distinct from the instruction prompt provided at the start of a conversation, as system messages can be added at any point in the conversation. For major changes to the conversation's behavior, use instructions, but for smaller updates (e.g. "the user is now asking about a different topic"), use system messages.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem`.
-public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable {
+public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
     public var status: RealtimeConversationItemMessageSystem.Status?
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageSystem.ContentItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeConversationItemMessageSystem`.
     ///
@@ -2696,18 +3023,20 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
         case role
     }
 
-    /// Decodes `RealtimeConversationItemMessageSystem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemMessageSystem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.item", forKey: .object)
-        try container.decodeConstant("message", forKey: .type)
-        try container.decodeConstant("system", forKey: .role)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeConversationItemMessageSystem.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent([RealtimeConversationItemMessageSystem.ContentItem].self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.item", .object, required: false)
+        try reader.constant("message", .type, required: true)
+        try reader.constant("system", .role, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.status = try reader.optional(RealtimeConversationItemMessageSystem.Status.self, .status)
+        self.content = try reader.required([RealtimeConversationItemMessageSystem.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2748,9 +3077,11 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageSystem/properties/content/items`.
-    public struct ContentItem: Codable, Hashable, Sendable {
+    public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The text content.
         public var text: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ContentItem`.
         ///
@@ -2765,14 +3096,16 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
             case type
         }
 
-        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("input_text", forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("input_text", .type, required: false)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2789,13 +3122,15 @@ public struct RealtimeConversationItemMessageSystem: Codable, Hashable, Sendable
 /// A user message item in a Realtime conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser`.
-public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
+public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the item. This may be provided by the client or generated by the server.
     public var id: Swift.String?
     /// The status of the item. Has no effect on the conversation.
     public var status: RealtimeConversationItemMessageUser.Status?
     /// The content of the message.
     public var content: [RealtimeConversationItemMessageUser.ContentItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeConversationItemMessageUser`.
     ///
@@ -2822,18 +3157,20 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `RealtimeConversationItemMessageUser` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemMessageUser` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.item", forKey: .object)
-        try container.decodeConstant("message", forKey: .type)
-        try container.decodeConstant("user", forKey: .role)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeConversationItemMessageUser.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent([RealtimeConversationItemMessageUser.ContentItem].self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.item", .object, required: false)
+        try reader.constant("message", .type, required: true)
+        try reader.constant("user", .role, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.status = try reader.optional(RealtimeConversationItemMessageUser.Status.self, .status)
+        self.content = try reader.required([RealtimeConversationItemMessageUser.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2874,7 +3211,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemMessageUser/properties/content/items`.
-    public struct ContentItem: Codable, Hashable, Sendable {
+    public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The content type (`input_text`, `input_audio`, or `input_image`).
         public var type: RealtimeConversationItemMessageUser.ContentItem.TypeValue?
         /// The text content (for `input_text`).
@@ -2887,6 +3224,8 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
         public var detail: RealtimeConversationItemMessageUser.ContentItem.Detail?
         /// Transcript of the audio (for `input_audio`). This is not sent to the model, but will be attached to the message item for reference.
         public var transcript: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ContentItem`.
         ///
@@ -2922,18 +3261,20 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
             case transcript
         }
 
-        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeConversationItemMessageUser.ContentItem.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-            self.detail = try container.decodeIfPresent(RealtimeConversationItemMessageUser.ContentItem.Detail.self, forKey: .detail)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeConversationItemMessageUser.ContentItem.TypeValue.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.audio = try reader.optional(Swift.String.self, .audio)
+            self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+            self.detail = try reader.optional(RealtimeConversationItemMessageUser.ContentItem.Detail.self, .detail)
+            self.transcript = try reader.optional(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2998,7 +3339,7 @@ public struct RealtimeConversationItemMessageUser: Codable, Hashable, Sendable {
 /// The item to add to the conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference`.
-public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable {
+public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// For an item of type (`message` | `function_call` | `function_call_output`)
     /// this field allows the client to assign the unique ID of the item. It is
     /// not required because the server will generate one if not provided.
@@ -3032,6 +3373,8 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
     public var arguments: Swift.String?
     /// The output of the function call (for `function_call_output` items).
     public var output: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeConversationItemWithReference`.
     ///
@@ -3080,22 +3423,24 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes `RealtimeConversationItemWithReference` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeConversationItemWithReference` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.item", forKey: .object)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.type = try container.decodeIfPresent(RealtimeConversationItemWithReference.TypeValue.self, forKey: .type)
-        self.status = try container.decodeIfPresent(RealtimeConversationItemWithReference.Status.self, forKey: .status)
-        self.role = try container.decodeIfPresent(RealtimeConversationItemWithReference.RoleValue.self, forKey: .role)
-        self.content = try container.decodeIfPresent([RealtimeConversationItemWithReference.ContentItem].self, forKey: .content)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.arguments = try container.decodeIfPresent(Swift.String.self, forKey: .arguments)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.item", .object, required: false)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.type = try reader.optional(RealtimeConversationItemWithReference.TypeValue.self, .type)
+        self.status = try reader.optional(RealtimeConversationItemWithReference.Status.self, .status)
+        self.role = try reader.optional(RealtimeConversationItemWithReference.RoleValue.self, .role)
+        self.content = try reader.optional([RealtimeConversationItemWithReference.ContentItem].self, .content)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.arguments = try reader.optional(Swift.String.self, .arguments)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3187,7 +3532,7 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeConversationItemWithReference/properties/content/items`.
-    public struct ContentItem: Codable, Hashable, Sendable {
+    public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The content type (`input_text`, `input_audio`, `item_reference`, `text`).
         public var type: RealtimeConversationItemWithReference.ContentItem.TypeValue?
         /// The text content, used for `input_text` and `text` content types.
@@ -3200,6 +3545,8 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
         public var audio: Swift.String?
         /// The transcript of the audio, used for `input_audio` content type.
         public var transcript: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ContentItem`.
         ///
@@ -3231,17 +3578,19 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
             case transcript
         }
 
-        /// Decodes `ContentItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ContentItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeConversationItemWithReference.ContentItem.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeConversationItemWithReference.ContentItem.TypeValue.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.audio = try reader.optional(Swift.String.self, .audio)
+            self.transcript = try reader.optional(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3288,7 +3637,7 @@ public struct RealtimeConversationItemWithReference: Codable, Hashable, Sendable
 /// [Learn more about the Realtime API](/docs/guides/realtime).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest`.
-public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
+public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Configuration for the client secret expiration. Expiration refers to the time after which
     /// a client secret will no longer be valid for creating sessions. The session itself may
     /// continue after that time once started. A secret can be used to create multiple sessions
@@ -3297,6 +3646,8 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
     /// Session configuration to use for the client secret. Choose either a realtime
     /// session or a transcription session.
     public var session: RealtimeCreateClientSecretRequest.Session?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeCreateClientSecretRequest`.
     ///
@@ -3316,14 +3667,16 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
         case session
     }
 
-    /// Decodes `RealtimeCreateClientSecretRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCreateClientSecretRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.expiresAfter = try container.decodeIfPresent(RealtimeCreateClientSecretRequest.ExpiresAfter.self, forKey: .expiresAfter)
-        self.session = try container.decodeIfPresent(RealtimeCreateClientSecretRequest.Session.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.expiresAfter = try reader.optional(RealtimeCreateClientSecretRequest.ExpiresAfter.self, .expiresAfter)
+        self.session = try reader.optional(RealtimeCreateClientSecretRequest.Session.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3341,9 +3694,11 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
     /// until it expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Hashable, Sendable {
+    public struct ExpiresAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
         public var seconds: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -3358,14 +3713,16 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
             case anchor
         }
 
-        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("created_at", forKey: .anchor)
-            self.seconds = try container.decodeIfPresent(Swift.Int.self, forKey: .seconds)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("created_at", .anchor, required: false)
+            self.seconds = try reader.optional(Swift.Int.self, .seconds)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3384,7 +3741,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretRequest/properties/session`.
-    public enum Session: Codable, Hashable, Sendable {
+    public enum Session: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Realtime session object configuration. (type: `realtime`)
         case realtime(RealtimeSessionCreateRequestGa)
         /// Realtime transcription session object configuration. (type: `transcription`)
@@ -3422,7 +3779,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable {
 /// Response from creating a session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse`.
-public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
+public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
@@ -3431,6 +3788,8 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
     public var expiresAt: Swift.Int
     /// The session configuration for either a realtime or transcription session.
     public var session: RealtimeCreateClientSecretResponse.Session
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeCreateClientSecretResponse`.
     ///
@@ -3454,15 +3813,17 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
         case session
     }
 
-    /// Decodes `RealtimeCreateClientSecretResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeCreateClientSecretResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
-        self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        self.session = try container.decode(RealtimeCreateClientSecretResponse.Session.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.value = try reader.required(Swift.String.self, .value)
+        self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+        self.session = try reader.required(RealtimeCreateClientSecretResponse.Session.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3480,7 +3841,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse/properties/session`.
-    public enum Session: Codable, Hashable, Sendable {
+    public enum Session: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. (type: `realtime`)
         case realtime(RealtimeSessionCreateResponseGa)
         /// A Realtime transcription session configuration object. (type: `transcription`)
@@ -3518,7 +3879,7 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable {
 /// Function tool
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeFunctionTool`.
-public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
+public struct RealtimeFunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function.
     public var name: Swift.String?
     /// The description of the function, including guidance on when and how
@@ -3527,6 +3888,8 @@ public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
     public var description: Swift.String?
     /// Parameters of the function in JSON Schema.
     public var parameters: [Swift.String: JSONValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeFunctionTool`.
     ///
@@ -3551,16 +3914,18 @@ public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeFunctionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("function", forKey: .type)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: false)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional([Swift.String: JSONValue].self, .parameters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3572,429 +3937,5 @@ public struct RealtimeFunctionTool: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.name, forKey: .name)
         try container.encodeIfPresent(self.description, forKey: .description)
         try container.encodeIfPresent(self.parameters, forKey: .parameters)
-    }
-}
-
-/// A Realtime item requesting human approval of a tool invocation.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPApprovalRequest`.
-public struct RealtimeMCPApprovalRequest: Codable, Hashable, Sendable {
-    /// The unique ID of the approval request.
-    public var id: Swift.String
-    /// The label of the MCP server making the request.
-    public var serverLabel: Swift.String
-    /// The name of the tool to run.
-    public var name: Swift.String
-    /// A JSON string of arguments for the tool.
-    public var arguments: Swift.String
-
-    /// Creates a new `RealtimeMCPApprovalRequest`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the approval request.
-    ///   - serverLabel: The label of the MCP server making the request.
-    ///   - name: The name of the tool to run.
-    ///   - arguments: A JSON string of arguments for the tool.
-    public init(
-        id: Swift.String,
-        serverLabel: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String
-    ) {
-        self.id = id
-        self.serverLabel = serverLabel
-        self.name = name
-        self.arguments = arguments
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case serverLabel = "server_label"
-        case name
-        case arguments
-        case type
-    }
-
-    /// Decodes `RealtimeMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_request", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_approval_request", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.arguments, forKey: .arguments)
-    }
-}
-
-/// A Realtime item responding to an MCP approval request.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPApprovalResponse`.
-public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable {
-    /// The unique ID of the approval response.
-    public var id: Swift.String
-    /// The ID of the approval request being answered.
-    public var approvalRequestID: Swift.String
-    /// Whether the request was approved.
-    public var approve: Swift.Bool
-    /// The `reason` member.
-    public var reason: Swift.String?
-
-    /// Creates a new `RealtimeMCPApprovalResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the approval response.
-    ///   - approvalRequestID: The ID of the approval request being answered.
-    ///   - approve: Whether the request was approved.
-    ///   - reason: The `reason` member.
-    public init(
-        id: Swift.String,
-        approvalRequestID: Swift.String,
-        approve: Swift.Bool,
-        reason: Swift.String? = nil
-    ) {
-        self.id = id
-        self.approvalRequestID = approvalRequestID
-        self.approve = approve
-        self.reason = reason
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case approvalRequestID = "approval_request_id"
-        case approve
-        case reason
-        case type
-    }
-
-    /// Decodes `RealtimeMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_response", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
-        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_approval_response", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
-        try container.encode(self.approve, forKey: .approve)
-        try container.encodeIfPresent(self.reason, forKey: .reason)
-    }
-}
-
-/// Realtime MCP HTTP error
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPHTTPError`.
-public struct RealtimeMcphttpError: Codable, Hashable, Sendable {
-    /// The `code` member.
-    public var code: Swift.Int
-    /// The `message` member.
-    public var message: Swift.String
-
-    /// Creates a new `RealtimeMcphttpError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case type
-    }
-
-    /// Decodes `RealtimeMcphttpError` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("http_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("http_error", forKey: .type)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// A Realtime item listing tools available on an MCP server.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPListTools`.
-public struct RealtimeMCPListTools: Codable, Hashable, Sendable {
-    /// The unique ID of the list.
-    public var id: Swift.String?
-    /// The label of the MCP server.
-    public var serverLabel: Swift.String
-    /// The tools available on the server.
-    public var tools: [MCPListToolsTool]
-
-    /// Creates a new `RealtimeMCPListTools`.
-    ///
-    /// - Parameters:
-    ///   - serverLabel: The label of the MCP server.
-    ///   - tools: The tools available on the server.
-    ///   - id: The unique ID of the list.
-    public init(
-        serverLabel: Swift.String,
-        tools: [MCPListToolsTool],
-        id: Swift.String? = nil
-    ) {
-        self.id = id
-        self.serverLabel = serverLabel
-        self.tools = tools
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case serverLabel = "server_label"
-        case tools
-        case type
-    }
-
-    /// Decodes `RealtimeMCPListTools` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.tools = try container.decodeIfPresent([MCPListToolsTool].self, forKey: .tools) ?? []
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_list_tools", forKey: .type)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encode(self.tools, forKey: .tools)
-    }
-}
-
-/// Realtime MCP protocol error
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPProtocolError`.
-public struct RealtimeMCPProtocolError: Codable, Hashable, Sendable {
-    /// The `code` member.
-    public var code: Swift.Int
-    /// The `message` member.
-    public var message: Swift.String
-
-    /// Creates a new `RealtimeMCPProtocolError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case type
-    }
-
-    /// Decodes `RealtimeMCPProtocolError` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("protocol_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("protocol_error", forKey: .type)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// A Realtime item representing an invocation of a tool on an MCP server.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall`.
-public struct RealtimeMCPToolCall: Codable, Hashable, Sendable {
-    /// The unique ID of the tool call.
-    public var id: Swift.String
-    /// The label of the MCP server running the tool.
-    public var serverLabel: Swift.String
-    /// The name of the tool that was run.
-    public var name: Swift.String
-    /// A JSON string of the arguments passed to the tool.
-    public var arguments: Swift.String
-    /// The `approval_request_id` member.
-    public var approvalRequestID: Swift.String?
-    /// The `output` member.
-    public var output: Swift.String?
-    /// The `error` member.
-    public var error: RealtimeMCPToolCall.ErrorValue?
-
-    /// Creates a new `RealtimeMCPToolCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the tool call.
-    ///   - serverLabel: The label of the MCP server running the tool.
-    ///   - name: The name of the tool that was run.
-    ///   - arguments: A JSON string of the arguments passed to the tool.
-    ///   - approvalRequestID: The `approval_request_id` member.
-    ///   - output: The `output` member.
-    ///   - error: The `error` member.
-    public init(
-        id: Swift.String,
-        serverLabel: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        approvalRequestID: Swift.String? = nil,
-        output: Swift.String? = nil,
-        error: RealtimeMCPToolCall.ErrorValue? = nil
-    ) {
-        self.id = id
-        self.serverLabel = serverLabel
-        self.name = name
-        self.arguments = arguments
-        self.approvalRequestID = approvalRequestID
-        self.output = output
-        self.error = error
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case serverLabel = "server_label"
-        case name
-        case arguments
-        case approvalRequestID = "approval_request_id"
-        case output
-        case error
-        case type
-    }
-
-    /// Decodes `RealtimeMCPToolCall` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.approvalRequestID = try container.decodeIfPresent(Swift.String.self, forKey: .approvalRequestID)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        self.error = try container.decodeIfPresent(RealtimeMCPToolCall.ErrorValue.self, forKey: .error)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_call", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.serverLabel, forKey: .serverLabel)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encodeIfPresent(self.approvalRequestID, forKey: .approvalRequestID)
-        try container.encodeIfPresent(self.output, forKey: .output)
-        try container.encodeIfPresent(self.error, forKey: .error)
-    }
-
-    /// The error from the tool call, if any.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall/properties/error/anyOf/0`.
-    public enum ErrorValue: Codable, Hashable, Sendable {
-        /// type: `protocol_error`
-        case protocolError(RealtimeMCPProtocolError)
-        /// type: `tool_execution_error`
-        case toolExecutionError(RealtimeMCPToolExecutionError)
-        /// type: `http_error`
-        case httpError(RealtimeMcphttpError)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "protocol_error":
-                self = .protocolError(try RealtimeMCPProtocolError(from: decoder))
-            case "tool_execution_error":
-                self = .toolExecutionError(try RealtimeMCPToolExecutionError(from: decoder))
-            case "http_error":
-                self = .httpError(try RealtimeMcphttpError(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .protocolError(let value): try value.encode(to: encoder)
-            case .toolExecutionError(let value): try value.encode(to: encoder)
-            case .httpError(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
     }
 }

@@ -3,12 +3,462 @@
 
 import Foundation
 
+/// A Realtime item requesting human approval of a tool invocation.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeMCPApprovalRequest`.
+public struct RealtimeMCPApprovalRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the approval request.
+    public var id: Swift.String
+    /// The label of the MCP server making the request.
+    public var serverLabel: Swift.String
+    /// The name of the tool to run.
+    public var name: Swift.String
+    /// A JSON string of arguments for the tool.
+    public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeMCPApprovalRequest`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the approval request.
+    ///   - serverLabel: The label of the MCP server making the request.
+    ///   - name: The name of the tool to run.
+    ///   - arguments: A JSON string of arguments for the tool.
+    public init(
+        id: Swift.String,
+        serverLabel: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String
+    ) {
+        self.id = id
+        self.serverLabel = serverLabel
+        self.name = name
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case serverLabel = "server_label"
+        case name
+        case arguments
+        case type
+    }
+
+    /// Decodes `RealtimeMCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_request", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_approval_request", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// A Realtime item responding to an MCP approval request.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeMCPApprovalResponse`.
+public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the approval response.
+    public var id: Swift.String
+    /// The ID of the approval request being answered.
+    public var approvalRequestID: Swift.String
+    /// Whether the request was approved.
+    public var approve: Swift.Bool
+    /// The `reason` member.
+    public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeMCPApprovalResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the approval response.
+    ///   - approvalRequestID: The ID of the approval request being answered.
+    ///   - approve: Whether the request was approved.
+    ///   - reason: The `reason` member.
+    public init(
+        id: Swift.String,
+        approvalRequestID: Swift.String,
+        approve: Swift.Bool,
+        reason: Swift.String? = nil
+    ) {
+        self.id = id
+        self.approvalRequestID = approvalRequestID
+        self.approve = approve
+        self.reason = reason
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case approvalRequestID = "approval_request_id"
+        case approve
+        case reason
+        case type
+    }
+
+    /// Decodes `RealtimeMCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_response", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.approvalRequestID = try reader.required(Swift.String.self, .approvalRequestID)
+        self.approve = try reader.required(Swift.Bool.self, .approve)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_approval_response", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
+        try container.encode(self.approve, forKey: .approve)
+        try container.encodeIfPresent(self.reason, forKey: .reason)
+    }
+}
+
+/// Realtime MCP HTTP error
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeMCPHTTPError`.
+public struct RealtimeMcphttpError: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `code` member.
+    public var code: Swift.Int
+    /// The `message` member.
+    public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeMcphttpError`.
+    ///
+    /// - Parameters:
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        code: Swift.Int,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case code
+        case message
+        case type
+    }
+
+    /// Decodes `RealtimeMcphttpError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("http_error", .type, required: true)
+        self.code = try reader.required(Swift.Int.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("http_error", forKey: .type)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.message, forKey: .message)
+    }
+}
+
+/// A Realtime item listing tools available on an MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeMCPListTools`.
+public struct RealtimeMCPListTools: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the list.
+    public var id: Swift.String?
+    /// The label of the MCP server.
+    public var serverLabel: Swift.String
+    /// The tools available on the server.
+    public var tools: [MCPListToolsTool]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeMCPListTools`.
+    ///
+    /// - Parameters:
+    ///   - serverLabel: The label of the MCP server.
+    ///   - tools: The tools available on the server.
+    ///   - id: The unique ID of the list.
+    public init(
+        serverLabel: Swift.String,
+        tools: [MCPListToolsTool],
+        id: Swift.String? = nil
+    ) {
+        self.id = id
+        self.serverLabel = serverLabel
+        self.tools = tools
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case serverLabel = "server_label"
+        case tools
+        case type
+    }
+
+    /// Decodes `RealtimeMCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.tools = try reader.required([MCPListToolsTool].self, .tools)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_list_tools", forKey: .type)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encode(self.tools, forKey: .tools)
+    }
+}
+
+/// Realtime MCP protocol error
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeMCPProtocolError`.
+public struct RealtimeMCPProtocolError: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `code` member.
+    public var code: Swift.Int
+    /// The `message` member.
+    public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeMCPProtocolError`.
+    ///
+    /// - Parameters:
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        code: Swift.Int,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case code
+        case message
+        case type
+    }
+
+    /// Decodes `RealtimeMCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("protocol_error", .type, required: true)
+        self.code = try reader.required(Swift.Int.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("protocol_error", forKey: .type)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.message, forKey: .message)
+    }
+}
+
+/// A Realtime item representing an invocation of a tool on an MCP server.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall`.
+public struct RealtimeMCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the tool call.
+    public var id: Swift.String
+    /// The label of the MCP server running the tool.
+    public var serverLabel: Swift.String
+    /// The name of the tool that was run.
+    public var name: Swift.String
+    /// A JSON string of the arguments passed to the tool.
+    public var arguments: Swift.String
+    /// The `approval_request_id` member.
+    public var approvalRequestID: Swift.String?
+    /// The `output` member.
+    public var output: Swift.String?
+    /// The `error` member.
+    public var error: RealtimeMCPToolCall.ErrorValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeMCPToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the tool call.
+    ///   - serverLabel: The label of the MCP server running the tool.
+    ///   - name: The name of the tool that was run.
+    ///   - arguments: A JSON string of the arguments passed to the tool.
+    ///   - approvalRequestID: The `approval_request_id` member.
+    ///   - output: The `output` member.
+    ///   - error: The `error` member.
+    public init(
+        id: Swift.String,
+        serverLabel: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String,
+        approvalRequestID: Swift.String? = nil,
+        output: Swift.String? = nil,
+        error: RealtimeMCPToolCall.ErrorValue? = nil
+    ) {
+        self.id = id
+        self.serverLabel = serverLabel
+        self.name = name
+        self.arguments = arguments
+        self.approvalRequestID = approvalRequestID
+        self.output = output
+        self.error = error
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case serverLabel = "server_label"
+        case name
+        case arguments
+        case approvalRequestID = "approval_request_id"
+        case output
+        case error
+        case type
+    }
+
+    /// Decodes `RealtimeMCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.approvalRequestID = try reader.optional(Swift.String.self, .approvalRequestID)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.error = try reader.optional(RealtimeMCPToolCall.ErrorValue.self, .error)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_call", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.serverLabel, forKey: .serverLabel)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+        try container.encodeIfPresent(self.approvalRequestID, forKey: .approvalRequestID)
+        try container.encodeIfPresent(self.output, forKey: .output)
+        try container.encodeIfPresent(self.error, forKey: .error)
+    }
+
+    /// The error from the tool call, if any.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall/properties/error/anyOf/0`.
+    public enum ErrorValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// type: `protocol_error`
+        case protocolError(RealtimeMCPProtocolError)
+        /// type: `tool_execution_error`
+        case toolExecutionError(RealtimeMCPToolExecutionError)
+        /// type: `http_error`
+        case httpError(RealtimeMcphttpError)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "protocol_error":
+                self = .protocolError(try RealtimeMCPProtocolError(from: decoder))
+            case "tool_execution_error":
+                self = .toolExecutionError(try RealtimeMCPToolExecutionError(from: decoder))
+            case "http_error":
+                self = .httpError(try RealtimeMcphttpError(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .protocolError(let value): try value.encode(to: encoder)
+            case .toolExecutionError(let value): try value.encode(to: encoder)
+            case .httpError(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
 /// Realtime MCP tool execution error
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolExecutionError`.
-public struct RealtimeMCPToolExecutionError: Codable, Hashable, Sendable {
+public struct RealtimeMCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `message` member.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeMCPToolExecutionError`.
     ///
@@ -23,14 +473,16 @@ public struct RealtimeMCPToolExecutionError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeMCPToolExecutionError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeMCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_execution_error", forKey: .type)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_execution_error", .type, required: true)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -46,10 +498,12 @@ public struct RealtimeMCPToolExecutionError: Codable, Hashable, Sendable {
 /// Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeReasoning`.
-public struct RealtimeReasoning: Codable, Hashable, Sendable {
+public struct RealtimeReasoning: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Constrains effort on reasoning for reasoning-capable Realtime models such as
     /// `gpt-realtime-2`.
     public var effort: RealtimeReasoningEffort?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeReasoning`.
     ///
@@ -63,13 +517,15 @@ public struct RealtimeReasoning: Codable, Hashable, Sendable {
         case effort
     }
 
-    /// Decodes `RealtimeReasoning` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeReasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.effort = try container.decodeIfPresent(RealtimeReasoningEffort.self, forKey: .effort)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.effort = try reader.optional(RealtimeReasoningEffort.self, .effort)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -113,7 +569,7 @@ public struct RealtimeReasoningEffort: OpenEnum {
 /// The response resource.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeResponse`.
-public struct RealtimeResponse: Codable, Hashable, Sendable {
+public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the response, will look like `resp_1234`.
     public var id: Swift.String?
     /// The final status of the response (`completed`, `cancelled`, `failed`, or
@@ -146,6 +602,8 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
     /// Maximum number of output tokens for a single assistant response,
     /// inclusive of tool calls, that was used in this response.
     public var maxOutputTokens: RealtimeResponse.MaxOutputTokens?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeResponse`.
     ///
@@ -198,23 +656,25 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RealtimeResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.response", forKey: .object)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(RealtimeResponse.Status.self, forKey: .status)
-        self.statusDetails = try container.decodeIfPresent(RealtimeResponse.StatusDetails.self, forKey: .statusDetails)
-        self.output = try container.decodeIfPresent([RealtimeConversationItem].self, forKey: .output)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.audio = try container.decodeIfPresent(RealtimeResponse.Audio.self, forKey: .audio)
-        self.usage = try container.decodeIfPresent(RealtimeResponse.Usage.self, forKey: .usage)
-        self.conversationID = try container.decodeIfPresent(Swift.String.self, forKey: .conversationID)
-        self.outputModalities = try container.decodeIfPresent([RealtimeResponse.OutputModality].self, forKey: .outputModalities)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeResponse.MaxOutputTokens.self, forKey: .maxOutputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.response", .object, required: false)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.status = try reader.optional(RealtimeResponse.Status.self, .status)
+        self.statusDetails = try reader.optional(RealtimeResponse.StatusDetails.self, .statusDetails)
+        self.output = try reader.optional([RealtimeConversationItem].self, .output)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.audio = try reader.optional(RealtimeResponse.Audio.self, .audio)
+        self.usage = try reader.optional(RealtimeResponse.Usage.self, .usage)
+        self.conversationID = try reader.optional(Swift.String.self, .conversationID)
+        self.outputModalities = try reader.optional([RealtimeResponse.OutputModality].self, .outputModalities)
+        self.maxOutputTokens = try reader.optional(RealtimeResponse.MaxOutputTokens.self, .maxOutputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -267,7 +727,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
     /// Additional details about the status.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details`.
-    public struct StatusDetails: Codable, Hashable, Sendable {
+    public struct StatusDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error that caused the response to fail, corresponding
         /// with the `status` field (`completed`, `cancelled`, `incomplete`,
         /// `failed`).
@@ -277,6 +737,8 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         /// A description of the error that caused the response to fail,
         /// populated when the `status` is `failed`.
         public var error: RealtimeResponse.StatusDetails.ErrorValue?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `StatusDetails`.
         ///
@@ -300,15 +762,17 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             case error
         }
 
-        /// Decodes `StatusDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `StatusDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeResponse.StatusDetails.TypeValue.self, forKey: .type)
-            self.reason = try container.decodeIfPresent(RealtimeResponse.StatusDetails.Reason.self, forKey: .reason)
-            self.error = try container.decodeIfPresent(RealtimeResponse.StatusDetails.ErrorValue.self, forKey: .error)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeResponse.StatusDetails.TypeValue.self, .type)
+            self.reason = try reader.optional(RealtimeResponse.StatusDetails.Reason.self, .reason)
+            self.error = try reader.optional(RealtimeResponse.StatusDetails.ErrorValue.self, .error)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -377,11 +841,13 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         /// populated when the `status` is `failed`.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/status_details/properties/error`.
-        public struct ErrorValue: Codable, Hashable, Sendable {
+        public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The type of error.
             public var type: Swift.String?
             /// Error code, if any.
             public var code: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `ErrorValue`.
             ///
@@ -401,14 +867,16 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case code
             }
 
-            /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+            /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-                self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.type = try reader.optional(Swift.String.self, .type)
+                self.code = try reader.optional(Swift.String.self, .code)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -425,9 +893,11 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
     /// Configuration for audio output.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `output` member.
         public var output: RealtimeResponse.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -441,13 +911,15 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.output = try container.decodeIfPresent(RealtimeResponse.Audio.Output.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.output = try reader.optional(RealtimeResponse.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -461,7 +933,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         /// The `output` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
             public var format: RealtimeAudioFormats?
             /// The voice the model uses to respond. Voice cannot be changed during the
@@ -470,6 +942,8 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             /// `shimmer`, `verse`, `marin`, and `cedar`. We recommend `marin` and `cedar` for
             /// best quality.
             public var voice: VoiceIDsShared?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Output`.
             ///
@@ -489,14 +963,16 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case voice
             }
 
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.voice = try reader.optional(VoiceIDsShared.self, .voice)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -516,7 +992,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
     /// audio tokens) will become the input for later turns.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage`.
-    public struct Usage: Codable, Hashable, Sendable {
+    public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The total number of tokens in the Response including input and output
         /// text and audio tokens.
         public var totalTokens: Swift.Int?
@@ -530,6 +1006,8 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         public var inputTokenDetails: RealtimeResponse.Usage.InputTokenDetails?
         /// Details about the output tokens used in the Response.
         public var outputTokenDetails: RealtimeResponse.Usage.OutputTokenDetails?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Usage`.
         ///
@@ -561,17 +1039,19 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             case outputTokenDetails = "output_token_details"
         }
 
-        /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.totalTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .totalTokens)
-            self.inputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputTokens)
-            self.outputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .outputTokens)
-            self.inputTokenDetails = try container.decodeIfPresent(RealtimeResponse.Usage.InputTokenDetails.self, forKey: .inputTokenDetails)
-            self.outputTokenDetails = try container.decodeIfPresent(RealtimeResponse.Usage.OutputTokenDetails.self, forKey: .outputTokenDetails)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.totalTokens = try reader.optional(Swift.Int.self, .totalTokens)
+            self.inputTokens = try reader.optional(Swift.Int.self, .inputTokens)
+            self.outputTokens = try reader.optional(Swift.Int.self, .outputTokens)
+            self.inputTokenDetails = try reader.optional(RealtimeResponse.Usage.InputTokenDetails.self, .inputTokenDetails)
+            self.outputTokenDetails = try reader.optional(RealtimeResponse.Usage.OutputTokenDetails.self, .outputTokenDetails)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -589,7 +1069,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         /// Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/input_token_details`.
-        public struct InputTokenDetails: Codable, Hashable, Sendable {
+        public struct InputTokenDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The number of cached tokens used as input for the Response.
             public var cachedTokens: Swift.Int?
             /// The number of text tokens used as input for the Response.
@@ -600,6 +1080,8 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             public var audioTokens: Swift.Int?
             /// Details about the cached tokens used as input for the Response.
             public var cachedTokensDetails: RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `InputTokenDetails`.
             ///
@@ -631,17 +1113,19 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case cachedTokensDetails = "cached_tokens_details"
             }
 
-            /// Decodes `InputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `InputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.cachedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cachedTokens)
-                self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                self.imageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .imageTokens)
-                self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
-                self.cachedTokensDetails = try container.decodeIfPresent(RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails.self, forKey: .cachedTokensDetails)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.cachedTokens = try reader.optional(Swift.Int.self, .cachedTokens)
+                self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+                self.imageTokens = try reader.optional(Swift.Int.self, .imageTokens)
+                self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+                self.cachedTokensDetails = try reader.optional(RealtimeResponse.Usage.InputTokenDetails.CachedTokensDetails.self, .cachedTokensDetails)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -659,13 +1143,15 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
             /// Details about the cached tokens used as input for the Response.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/input_token_details/properties/cached_tokens_details`.
-            public struct CachedTokensDetails: Codable, Hashable, Sendable {
+            public struct CachedTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// The number of cached text tokens used as input for the Response.
                 public var textTokens: Swift.Int?
                 /// The number of cached image tokens used as input for the Response.
                 public var imageTokens: Swift.Int?
                 /// The number of cached audio tokens used as input for the Response.
                 public var audioTokens: Swift.Int?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `CachedTokensDetails`.
                 ///
@@ -689,15 +1175,17 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                     case audioTokens = "audio_tokens"
                 }
 
-                /// Decodes `CachedTokensDetails` from its JSON object; members it does not declare are ignored.
+                /// Decodes `CachedTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                    self.imageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .imageTokens)
-                    self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+                    self.imageTokens = try reader.optional(Swift.Int.self, .imageTokens)
+                    self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -715,11 +1203,13 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         /// Details about the output tokens used in the Response.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/usage/properties/output_token_details`.
-        public struct OutputTokenDetails: Codable, Hashable, Sendable {
+        public struct OutputTokenDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The number of text tokens used in the Response.
             public var textTokens: Swift.Int?
             /// The number of audio tokens used in the Response.
             public var audioTokens: Swift.Int?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `OutputTokenDetails`.
             ///
@@ -739,14 +1229,16 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
                 case audioTokens = "audio_tokens"
             }
 
-            /// Decodes `OutputTokenDetails` from its JSON object; members it does not declare are ignored.
+            /// Decodes `OutputTokenDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-                self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+                self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -785,7 +1277,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -798,11 +1290,11 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
@@ -825,7 +1317,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable {
 /// Create a new Realtime response with these parameters
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams`.
-public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
+public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The set of modalities the model used to respond, currently the only possible values are
     /// `[\"audio\"]`, `[\"text\"]`. Audio output always include a text transcript. Setting the
     /// output to mode `text` will disable audio output from the model.
@@ -866,6 +1358,8 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
     /// Note that this can include references to items that previously appeared in the session
     /// using their id.
     public var input: [RealtimeConversationItem]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeResponseCreateParams`.
     ///
@@ -925,24 +1419,26 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         case input
     }
 
-    /// Decodes `RealtimeResponseCreateParams` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeResponseCreateParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.outputModalities = try container.decodeIfPresent([RealtimeResponseCreateParams.OutputModality].self, forKey: .outputModalities)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.audio = try container.decodeIfPresent(RealtimeResponseCreateParams.Audio.self, forKey: .audio)
-        self.tools = try container.decodeIfPresent([RealtimeResponseCreateParams.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(RealtimeResponseCreateParams.ToolChoiceValue.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.reasoning = try container.decodeIfPresent(RealtimeReasoning.self, forKey: .reasoning)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeResponseCreateParams.MaxOutputTokens.self, forKey: .maxOutputTokens)
-        self.conversation = try container.decodeIfPresent(RealtimeResponseCreateParams.Conversation.self, forKey: .conversation)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-        self.input = try container.decodeIfPresent([RealtimeConversationItem].self, forKey: .input)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.outputModalities = try reader.optional([RealtimeResponseCreateParams.OutputModality].self, .outputModalities)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.audio = try reader.optional(RealtimeResponseCreateParams.Audio.self, .audio)
+        self.tools = try reader.optional([RealtimeResponseCreateParams.ToolValue].self, .tools)
+        self.toolChoice = try reader.optional(RealtimeResponseCreateParams.ToolChoiceValue.self, .toolChoice)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.reasoning = try reader.optional(RealtimeReasoning.self, .reasoning)
+        self.maxOutputTokens = try reader.optional(RealtimeResponseCreateParams.MaxOutputTokens.self, .maxOutputTokens)
+        self.conversation = try reader.optional(RealtimeResponseCreateParams.Conversation.self, .conversation)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.input = try reader.optional([RealtimeConversationItem].self, .input)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -986,9 +1482,11 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
     /// Configuration for audio input and output.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `output` member.
         public var output: RealtimeResponseCreateParams.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -1002,13 +1500,15 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.output = try container.decodeIfPresent(RealtimeResponseCreateParams.Audio.Output.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.output = try reader.optional(RealtimeResponseCreateParams.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1022,7 +1522,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         /// The `output` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
             public var format: RealtimeAudioFormats?
             /// The voice the model uses to respond. Supported built-in voices are
@@ -1032,6 +1532,8 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
             /// during the session once the model has responded with audio at least once.
             /// We recommend `marin` and `cedar` for best quality.
             public var voice: VoiceIDsOrCustomVoice?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Output`.
             ///
@@ -1051,14 +1553,16 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
                 case voice
             }
 
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.voice = try container.decodeIfPresent(VoiceIDsOrCustomVoice.self, forKey: .voice)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, .voice)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1077,7 +1581,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `function`
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
@@ -1117,7 +1621,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Hashable, Sendable {
+    public enum ToolChoiceValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -1131,15 +1635,15 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? ToolChoiceOptions(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceOptions.self) {
                 self = .options(value)
                 return
             }
-            if let value = try? ToolChoiceFunction(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceFunction.self) {
                 self = .function(value)
                 return
             }
-            if let value = try? ToolChoiceMCP(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceMCP.self) {
                 self = .mcp(value)
                 return
             }
@@ -1167,7 +1671,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1180,11 +1684,11 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
@@ -1232,7 +1736,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEvent`.
-public enum RealtimeServerEvent: Codable, Hashable, Sendable {
+public enum RealtimeServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Returned when a conversation is created. Emitted right after session creation. (type: `conversation.created`)
     case conversationCreated(RealtimeServerEventConversationCreated)
     /// Returned when a conversation item is created. There are several scenarios that produce this event: (type: `conversation.item.created`)
@@ -1489,11 +1993,13 @@ public enum RealtimeServerEvent: Codable, Hashable, Sendable {
 /// Returned when a conversation is created. Emitted right after session creation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationCreated`.
-public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The conversation resource.
     public var conversation: RealtimeServerEventConversationCreated.Conversation
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationCreated`.
     ///
@@ -1514,15 +2020,17 @@ public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.conversation = try container.decode(RealtimeServerEventConversationCreated.Conversation.self, forKey: .conversation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.conversation = try reader.required(RealtimeServerEventConversationCreated.Conversation.self, .conversation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1538,11 +2046,13 @@ public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendabl
     /// The conversation resource.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationCreated/properties/conversation`.
-    public struct Conversation: Codable, Hashable, Sendable {
+    public struct Conversation: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the conversation.
         public var id: Swift.String?
         /// The object type, must be `realtime.conversation`.
         public var object: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Conversation`.
         ///
@@ -1562,14 +2072,16 @@ public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendabl
             case object
         }
 
-        /// Decodes `Conversation` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Conversation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-            self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.optional(Swift.String.self, .id)
+            self.object = try reader.optional(Swift.String.self, .object)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1591,13 +2103,15 @@ public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendabl
 /// The event will include the full content of the Item (except when model is generating a Response) except for audio data, which can be retrieved separately with a `conversation.item.retrieve` event if necessary.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemAdded`.
-public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemAdded`.
     ///
@@ -1622,16 +2136,18 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.added", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.added", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1657,13 +2173,15 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Senda
 ///     to the Conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemCreated`.
-public struct RealtimeServerEventConversationItemCreated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemCreated`.
     ///
@@ -1688,16 +2206,18 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1717,11 +2237,13 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Hashable, Sen
 /// server's understanding of the conversation history with the client's view.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemDeleted`.
-public struct RealtimeServerEventConversationItemDeleted: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemDeleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item that was deleted.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemDeleted`.
     ///
@@ -1742,15 +2264,17 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemDeleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemDeleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.deleted", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.deleted", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1769,13 +2293,15 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Hashable, Sen
 /// The event will include the full content of the Item except for audio data, which can be retrieved separately with a `conversation.item.retrieve` event if needed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemDone`.
-public struct RealtimeServerEventConversationItemDone: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemDone`.
     ///
@@ -1800,16 +2326,18 @@ public struct RealtimeServerEventConversationItemDone: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1836,7 +2364,7 @@ public struct RealtimeServerEventConversationItemDone: Codable, Hashable, Sendab
 /// should be treated as a rough guide.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionCompleted`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionCompleted: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemInputAudioTranscriptionCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item containing the audio that is being transcribed.
@@ -1851,6 +2379,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     public var logprobs: [LogProbProperties]?
     /// Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
     public var usage: RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted`.
     ///
@@ -1891,20 +2421,22 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.completed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
-        self.languages = try container.decodeIfPresent([TranscriptionLanguage].self, forKey: .languages)
-        self.logprobs = try container.decodeIfPresent([LogProbProperties].self, forKey: .logprobs)
-        self.usage = try container.decode(RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, forKey: .usage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.completed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.transcript = try reader.required(Swift.String.self, .transcript)
+        self.languages = try reader.optional([TranscriptionLanguage].self, .languages)
+        self.logprobs = try reader.optional([LogProbProperties].self, .logprobs)
+        self.usage = try reader.required(RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage.self, .usage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1927,7 +2459,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
-    public enum Usage: Codable, Hashable, Sendable {
+    public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Usage statistics for models billed by token usage. (type: `tokens`)
         case tokens(TranscriptTextUsageTokens)
         /// Usage statistics for models billed by audio input duration. (type: `duration`)
@@ -1965,7 +2497,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
 /// Returned when the text value of an input audio transcription content part is updated with incremental transcription results.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionDelta`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item containing the audio that is being transcribed.
@@ -1976,6 +2508,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     public var delta: Swift.String?
     /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionDelta`.
     ///
@@ -2008,18 +2542,20 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decodeIfPresent(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decodeIfPresent(Swift.String.self, forKey: .delta)
-        self.logprobs = try container.decodeIfPresent([LogProbProperties].self, forKey: .logprobs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.optional(Swift.Int.self, .contentIndex)
+        self.delta = try reader.optional(Swift.String.self, .delta)
+        self.logprobs = try reader.optional([LogProbProperties].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2041,7 +2577,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
 /// `error` events so that the client can identify the related Item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionFailed`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the user message item.
@@ -2050,6 +2586,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
     public var contentIndex: Swift.Int
     /// Details of the transcription error.
     public var error: RealtimeServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionFailed`.
     ///
@@ -2078,17 +2616,19 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.failed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.error = try container.decode(RealtimeServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.failed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.error = try reader.required(RealtimeServerEventConversationItemInputAudioTranscriptionFailed.ErrorValue.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2106,7 +2646,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
     /// Details of the transcription error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionFailed/properties/error`.
-    public struct ErrorValue: Codable, Hashable, Sendable {
+    public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error.
         public var type: Swift.String?
         /// Error code, if any.
@@ -2115,6 +2655,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
         public var message: Swift.String?
         /// Parameter related to the error, if any.
         public var param: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -2142,16 +2684,18 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
             case param
         }
 
-        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-            self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
-            self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.code = try reader.optional(Swift.String.self, .code)
+            self.message = try reader.optional(Swift.String.self, .message)
+            self.param = try reader.optional(Swift.String.self, .param)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2170,7 +2714,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionFailed: 
 /// Returned when an input audio transcription segment is identified for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionSegment`.
-public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the item containing the input audio content.
@@ -2187,6 +2731,8 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
     public var start: Swift.Double
     /// End time of the segment in seconds.
     public var end: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemInputAudioTranscriptionSegment`.
     ///
@@ -2231,21 +2777,23 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemInputAudioTranscriptionSegment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.input_audio_transcription.segment", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.speaker = try container.decode(Swift.String.self, forKey: .speaker)
-        self.start = try container.decode(Swift.Double.self, forKey: .start)
-        self.end = try container.decode(Swift.Double.self, forKey: .end)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.input_audio_transcription.segment", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.speaker = try reader.required(Swift.String.self, .speaker)
+        self.start = try reader.required(Swift.Double.self, .start)
+        self.end = try reader.required(Swift.Double.self, .end)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2268,11 +2816,13 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionSegment:
 /// Returned when a conversation item is retrieved with `conversation.item.retrieve`. This is provided as a way to fetch the server's representation of an item, for example to get access to the post-processed audio data after noise cancellation and VAD. It includes the full content of the Item, including audio data.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemRetrieved`.
-public struct RealtimeServerEventConversationItemRetrieved: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemRetrieved: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemRetrieved`.
     ///
@@ -2293,15 +2843,17 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemRetrieved` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemRetrieved` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.retrieved", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.retrieved", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2323,7 +2875,7 @@ public struct RealtimeServerEventConversationItemRetrieved: Codable, Hashable, S
 /// to ensure there is no text in the context that hasn't been heard by the user.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemTruncated`.
-public struct RealtimeServerEventConversationItemTruncated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventConversationItemTruncated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the assistant message item that was truncated.
@@ -2332,6 +2884,8 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Hashable, S
     public var contentIndex: Swift.Int
     /// The duration up to which the audio was truncated, in milliseconds.
     public var audioEndMs: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventConversationItemTruncated`.
     ///
@@ -2360,17 +2914,19 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeServerEventConversationItemTruncated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventConversationItemTruncated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("conversation.item.truncated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("conversation.item.truncated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.audioEndMs = try reader.required(Swift.Int.self, .audioEndMs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2391,11 +2947,13 @@ public struct RealtimeServerEventConversationItemTruncated: Codable, Hashable, S
 /// recommend to implementors to monitor and log error messages by default.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventError`.
-public struct RealtimeServerEventError: Codable, Hashable, Sendable {
+public struct RealtimeServerEventError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Details of the error.
     public var error: RealtimeServerEventError.ErrorValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventError`.
     ///
@@ -2416,15 +2974,17 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeServerEventError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.error = try container.decode(RealtimeServerEventError.ErrorValue.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.error = try reader.required(RealtimeServerEventError.ErrorValue.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2440,7 +3000,7 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable {
     /// Details of the error.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventError/properties/error`.
-    public struct ErrorValue: Codable, Hashable, Sendable {
+    public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
         /// The `code` member.
@@ -2451,6 +3011,8 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable {
         public var param: Swift.String?
         /// The `event_id` member.
         public var eventID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ErrorValue`.
         ///
@@ -2482,17 +3044,19 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable {
             case eventID = "event_id"
         }
 
-        /// Decodes `ErrorValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ErrorValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(Swift.String.self, forKey: .type)
-            self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-            self.message = try container.decode(Swift.String.self, forKey: .message)
-            self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-            self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.required(Swift.String.self, .type)
+            self.code = try reader.optional(Swift.String.self, .code)
+            self.message = try reader.required(Swift.String.self, .message)
+            self.param = try reader.optional(Swift.String.self, .param)
+            self.eventID = try reader.optional(Swift.String.self, .eventID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2513,9 +3077,11 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable {
 /// `input_audio_buffer.clear` event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferCleared`.
-public struct RealtimeServerEventInputAudioBufferCleared: Codable, Hashable, Sendable {
+public struct RealtimeServerEventInputAudioBufferCleared: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferCleared`.
     ///
@@ -2530,14 +3096,16 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `RealtimeServerEventInputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.cleared", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.cleared", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2556,13 +3124,15 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Hashable, Sen
 /// will also be sent to the client.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferCommitted`.
-public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Hashable, Sendable {
+public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The `previous_item_id` member.
     public var previousItemID: Swift.String?
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferCommitted`.
     ///
@@ -2587,16 +3157,18 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeServerEventInputAudioBufferCommitted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferCommitted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.committed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.previousItemID = try container.decodeIfPresent(Swift.String.self, forKey: .previousItemID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.committed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.previousItemID = try reader.optional(Swift.String.self, .previousItemID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2617,11 +3189,13 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Hashable, S
 /// that the server received the event.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferDtmfEventReceived`.
-public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Hashable, Sendable {
+public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The telephone keypad that was pressed by the user.
     public var event: Swift.String
     /// UTC Unix Timestamp when DTMF Event was received by server.
     public var receivedAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferDtmfEventReceived`.
     ///
@@ -2642,15 +3216,17 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Has
         case type
     }
 
-    /// Decodes `RealtimeServerEventInputAudioBufferDtmfEventReceived` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferDtmfEventReceived` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.dtmf_event_received", forKey: .type)
-        self.event = try container.decode(Swift.String.self, forKey: .event)
-        self.receivedAt = try container.decode(Swift.Int.self, forKey: .receivedAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.dtmf_event_received", .type, required: true)
+        self.event = try reader.required(Swift.String.self, .event)
+        self.receivedAt = try reader.required(Swift.Int.self, .receivedAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2676,7 +3252,7 @@ public struct RealtimeServerEventInputAudioBufferDtmfEventReceived: Codable, Has
 /// the audio buffer during VAD activation).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferSpeechStarted`.
-public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Hashable, Sendable {
+public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds from the start of all audio written to the buffer during the
@@ -2686,6 +3262,8 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Hashabl
     public var audioStartMs: Swift.Int
     /// The ID of the user message item that will be created when speech stops.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferSpeechStarted`.
     ///
@@ -2710,16 +3288,18 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Hashabl
         case type
     }
 
-    /// Decodes `RealtimeServerEventInputAudioBufferSpeechStarted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferSpeechStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.speech_started", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.audioStartMs = try container.decode(Swift.Int.self, forKey: .audioStartMs)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.speech_started", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.audioStartMs = try reader.required(Swift.Int.self, .audioStartMs)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2739,7 +3319,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Hashabl
 /// event with the user message item that is created from the audio buffer.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferSpeechStopped`.
-public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Hashable, Sendable {
+public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Milliseconds since the session started when speech stopped. This will
@@ -2748,6 +3328,8 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Hashabl
     public var audioEndMs: Swift.Int
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferSpeechStopped`.
     ///
@@ -2772,16 +3354,18 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Hashabl
         case type
     }
 
-    /// Decodes `RealtimeServerEventInputAudioBufferSpeechStopped` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferSpeechStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.speech_stopped", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.speech_stopped", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.audioEndMs = try reader.required(Swift.Int.self, .audioEndMs)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2811,7 +3395,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Hashabl
 /// something relevant to the conversation or a prompt to continue speaking.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventInputAudioBufferTimeoutTriggered`.
-public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Hashable, Sendable {
+public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Millisecond offset of audio written to the input audio buffer that was after the playback time of the last model response.
@@ -2820,6 +3404,8 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Hash
     public var audioEndMs: Swift.Int
     /// The ID of the item associated with this segment.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventInputAudioBufferTimeoutTriggered`.
     ///
@@ -2848,17 +3434,19 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Hash
         case type
     }
 
-    /// Decodes `RealtimeServerEventInputAudioBufferTimeoutTriggered` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventInputAudioBufferTimeoutTriggered` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio_buffer.timeout_triggered", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.audioStartMs = try container.decode(Swift.Int.self, forKey: .audioStartMs)
-        self.audioEndMs = try container.decode(Swift.Int.self, forKey: .audioEndMs)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio_buffer.timeout_triggered", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.audioStartMs = try reader.required(Swift.Int.self, .audioStartMs)
+        self.audioEndMs = try reader.required(Swift.Int.self, .audioEndMs)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2877,11 +3465,13 @@ public struct RealtimeServerEventInputAudioBufferTimeoutTriggered: Codable, Hash
 /// Returned when listing MCP tools has completed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventMCPListToolsCompleted`.
-public struct RealtimeServerEventMCPListToolsCompleted: Codable, Hashable, Sendable {
+public struct RealtimeServerEventMCPListToolsCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventMCPListToolsCompleted`.
     ///
@@ -2902,15 +3492,17 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `RealtimeServerEventMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools.completed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools.completed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2927,11 +3519,13 @@ public struct RealtimeServerEventMCPListToolsCompleted: Codable, Hashable, Senda
 /// Returned when listing MCP tools has failed for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventMCPListToolsFailed`.
-public struct RealtimeServerEventMCPListToolsFailed: Codable, Hashable, Sendable {
+public struct RealtimeServerEventMCPListToolsFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventMCPListToolsFailed`.
     ///
@@ -2952,15 +3546,17 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `RealtimeServerEventMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools.failed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools.failed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2977,11 +3573,13 @@ public struct RealtimeServerEventMCPListToolsFailed: Codable, Hashable, Sendable
 /// Returned when listing MCP tools is in progress for an item.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventMCPListToolsInProgress`.
-public struct RealtimeServerEventMCPListToolsInProgress: Codable, Hashable, Sendable {
+public struct RealtimeServerEventMCPListToolsInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the MCP list tools item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventMCPListToolsInProgress`.
     ///
@@ -3002,15 +3600,17 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeServerEventMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools.in_progress", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools.in_progress", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3031,11 +3631,13 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Hashable, Send
 /// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferCleared`.
-public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Hashable, Sendable {
+public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The unique ID of the response that produced the audio.
     public var responseID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferCleared`.
     ///
@@ -3056,15 +3658,17 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeServerEventOutputAudioBufferCleared` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventOutputAudioBufferCleared` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_audio_buffer.cleared", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_audio_buffer.cleared", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3084,11 +3688,13 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Hashable, Se
 /// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferStarted`.
-public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Hashable, Sendable {
+public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The unique ID of the response that produced the audio.
     public var responseID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferStarted`.
     ///
@@ -3109,15 +3715,17 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeServerEventOutputAudioBufferStarted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventOutputAudioBufferStarted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_audio_buffer.started", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_audio_buffer.started", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3137,11 +3745,13 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Hashable, Se
 /// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferStopped`.
-public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Hashable, Sendable {
+public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The unique ID of the response that produced the audio.
     public var responseID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventOutputAudioBufferStopped`.
     ///
@@ -3162,15 +3772,17 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeServerEventOutputAudioBufferStopped` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventOutputAudioBufferStopped` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_audio_buffer.stopped", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_audio_buffer.stopped", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3190,11 +3802,13 @@ public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Hashable, Se
 /// adjusted accordingly once the Response is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventRateLimitsUpdated`.
-public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// List of rate limit information.
     public var rateLimits: [RealtimeServerEventRateLimitsUpdated.RateLimit]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventRateLimitsUpdated`.
     ///
@@ -3215,15 +3829,17 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `RealtimeServerEventRateLimitsUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventRateLimitsUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("rate_limits.updated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.rateLimits = try container.decodeIfPresent([RealtimeServerEventRateLimitsUpdated.RateLimit].self, forKey: .rateLimits) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("rate_limits.updated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.rateLimits = try reader.required([RealtimeServerEventRateLimitsUpdated.RateLimit].self, .rateLimits)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3239,7 +3855,7 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventRateLimitsUpdated/properties/rate_limits/items`.
-    public struct RateLimit: Codable, Hashable, Sendable {
+    public struct RateLimit: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the rate limit (`requests`, `tokens`).
         public var name: RealtimeServerEventRateLimitsUpdated.RateLimit.Name?
         /// The maximum allowed value for the rate limit.
@@ -3248,6 +3864,8 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
         public var remaining: Swift.Int?
         /// Seconds until the rate limit resets.
         public var resetSeconds: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RateLimit`.
         ///
@@ -3275,16 +3893,18 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
             case resetSeconds = "reset_seconds"
         }
 
-        /// Decodes `RateLimit` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RateLimit` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.name = try container.decodeIfPresent(RealtimeServerEventRateLimitsUpdated.RateLimit.Name.self, forKey: .name)
-            self.limit = try container.decodeIfPresent(Swift.Int.self, forKey: .limit)
-            self.remaining = try container.decodeIfPresent(Swift.Int.self, forKey: .remaining)
-            self.resetSeconds = try container.decodeIfPresent(Swift.Double.self, forKey: .resetSeconds)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.name = try reader.optional(RealtimeServerEventRateLimitsUpdated.RateLimit.Name.self, .name)
+            self.limit = try reader.optional(Swift.Int.self, .limit)
+            self.remaining = try reader.optional(Swift.Int.self, .remaining)
+            self.resetSeconds = try reader.optional(Swift.Double.self, .resetSeconds)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3315,659 +3935,6 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable 
 
             /// `tokens`
             public static var tokens: Self { Self(rawValue: "tokens") }
-        }
-    }
-}
-
-/// Returned when the model-generated audio is updated.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDelta`.
-public struct RealtimeServerEventResponseAudioDelta: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// Base64-encoded audio data delta.
-    public var delta: Swift.String
-
-    /// Creates a new `RealtimeServerEventResponseAudioDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - delta: Base64-encoded audio data delta.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        delta: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.delta = delta
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case delta
-        case type
-    }
-
-    /// Decodes `RealtimeServerEventResponseAudioDelta` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_audio.delta", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.delta, forKey: .delta)
-    }
-}
-
-/// Returned when the model-generated audio is done. Also emitted when a Response
-/// is interrupted, incomplete, or cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDone`.
-public struct RealtimeServerEventResponseAudioDone: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-
-    /// Creates a new `RealtimeServerEventResponseAudioDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case type
-    }
-
-    /// Decodes `RealtimeServerEventResponseAudioDone` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_audio.done", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-    }
-}
-
-/// Returned when the model-generated transcription of audio output is updated.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioTranscriptDelta`.
-public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// The transcript delta.
-    public var delta: Swift.String
-
-    /// Creates a new `RealtimeServerEventResponseAudioTranscriptDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - delta: The transcript delta.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        delta: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.delta = delta
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case delta
-        case type
-    }
-
-    /// Decodes `RealtimeServerEventResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio_transcript.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_audio_transcript.delta", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.delta, forKey: .delta)
-    }
-}
-
-/// Returned when the model-generated transcription of audio output is done
-/// streaming. Also emitted when a Response is interrupted, incomplete, or
-/// cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioTranscriptDone`.
-public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// The final transcript of the audio.
-    public var transcript: Swift.String
-
-    /// Creates a new `RealtimeServerEventResponseAudioTranscriptDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - transcript: The final transcript of the audio.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        transcript: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.transcript = transcript
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case transcript
-        case type
-    }
-
-    /// Decodes `RealtimeServerEventResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_audio_transcript.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.transcript = try container.decode(Swift.String.self, forKey: .transcript)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_audio_transcript.done", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.transcript, forKey: .transcript)
-    }
-}
-
-/// Returned when a new content part is added to an assistant message item during
-/// response generation.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded`.
-public struct RealtimeServerEventResponseContentPartAdded: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item to which the content part was added.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// The content part that was added.
-    public var part: RealtimeServerEventResponseContentPartAdded.Part
-
-    /// Creates a new `RealtimeServerEventResponseContentPartAdded`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item to which the content part was added.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - part: The content part that was added.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        part: RealtimeServerEventResponseContentPartAdded.Part
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.part = part
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case part
-        case type
-    }
-
-    /// Decodes `RealtimeServerEventResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.added", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.part = try container.decode(RealtimeServerEventResponseContentPartAdded.Part.self, forKey: .part)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.content_part.added", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.part, forKey: .part)
-    }
-
-    /// The content part that was added.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
-        /// The content type ("text", "audio").
-        public var type: RealtimeServerEventResponseContentPartAdded.Part.TypeValue?
-        /// The text content (if type is "text").
-        public var text: Swift.String?
-        /// Base64-encoded audio data (if type is "audio").
-        public var audio: Swift.String?
-        /// The transcript of the audio (if type is "audio").
-        public var transcript: Swift.String?
-
-        /// Creates a new `Part`.
-        ///
-        /// - Parameters:
-        ///   - type: The content type ("text", "audio").
-        ///   - text: The text content (if type is "text").
-        ///   - audio: Base64-encoded audio data (if type is "audio").
-        ///   - transcript: The transcript of the audio (if type is "audio").
-        public init(
-            type: RealtimeServerEventResponseContentPartAdded.Part.TypeValue? = nil,
-            text: Swift.String? = nil,
-            audio: Swift.String? = nil,
-            transcript: Swift.String? = nil
-        ) {
-            self.type = type
-            self.text = text
-            self.audio = audio
-            self.transcript = transcript
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case text
-            case audio
-            case transcript
-        }
-
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeServerEventResponseContentPartAdded.Part.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.text, forKey: .text)
-            try container.encodeIfPresent(self.audio, forKey: .audio)
-            try container.encodeIfPresent(self.transcript, forKey: .transcript)
-        }
-
-        /// The content type ("text", "audio").
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded/properties/part/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `audio`
-            public static var audio: Self { Self(rawValue: "audio") }
-
-            /// `text`
-            public static var text: Self { Self(rawValue: "text") }
-        }
-    }
-}
-
-/// Returned when a content part is done streaming in an assistant message item.
-/// Also emitted when a Response is interrupted, incomplete, or cancelled.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone`.
-public struct RealtimeServerEventResponseContentPartDone: Codable, Hashable, Sendable {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// The content part that is done.
-    public var part: RealtimeServerEventResponseContentPartDone.Part
-
-    /// Creates a new `RealtimeServerEventResponseContentPartDone`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - part: The content part that is done.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        part: RealtimeServerEventResponseContentPartDone.Part
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.part = part
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case part
-        case type
-    }
-
-    /// Decodes `RealtimeServerEventResponseContentPartDone` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.part = try container.decode(RealtimeServerEventResponseContentPartDone.Part.self, forKey: .part)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.content_part.done", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.part, forKey: .part)
-    }
-
-    /// The content part that is done.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
-        /// The content type ("text", "audio").
-        public var type: RealtimeServerEventResponseContentPartDone.Part.TypeValue?
-        /// The text content (if type is "text").
-        public var text: Swift.String?
-        /// Base64-encoded audio data (if type is "audio").
-        public var audio: Swift.String?
-        /// The transcript of the audio (if type is "audio").
-        public var transcript: Swift.String?
-
-        /// Creates a new `Part`.
-        ///
-        /// - Parameters:
-        ///   - type: The content type ("text", "audio").
-        ///   - text: The text content (if type is "text").
-        ///   - audio: Base64-encoded audio data (if type is "audio").
-        ///   - transcript: The transcript of the audio (if type is "audio").
-        public init(
-            type: RealtimeServerEventResponseContentPartDone.Part.TypeValue? = nil,
-            text: Swift.String? = nil,
-            audio: Swift.String? = nil,
-            transcript: Swift.String? = nil
-        ) {
-            self.type = type
-            self.text = text
-            self.audio = audio
-            self.transcript = transcript
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case text
-            case audio
-            case transcript
-        }
-
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(RealtimeServerEventResponseContentPartDone.Part.TypeValue.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.audio = try container.decodeIfPresent(Swift.String.self, forKey: .audio)
-            self.transcript = try container.decodeIfPresent(Swift.String.self, forKey: .transcript)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.text, forKey: .text)
-            try container.encodeIfPresent(self.audio, forKey: .audio)
-            try container.encodeIfPresent(self.transcript, forKey: .transcript)
-        }
-
-        /// The content type ("text", "audio").
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone/properties/part/properties/type`.
-        public struct TypeValue: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `audio`
-            public static var audio: Self { Self(rawValue: "audio") }
-
-            /// `text`
-            public static var text: Self { Self(rawValue: "text") }
         }
     }
 }

@@ -3,15 +3,702 @@
 
 import Foundation
 
+/// Returned when the model-generated audio is updated.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDelta`.
+public struct RealtimeServerEventResponseAudioDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// Base64-encoded audio data delta.
+    public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeServerEventResponseAudioDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - delta: Base64-encoded audio data delta.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        delta: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case delta
+        case type
+    }
+
+    /// Decodes `RealtimeServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_audio.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// Returned when the model-generated audio is done. Also emitted when a Response
+/// is interrupted, incomplete, or cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDone`.
+public struct RealtimeServerEventResponseAudioDone: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeServerEventResponseAudioDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case type
+    }
+
+    /// Decodes `RealtimeServerEventResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_audio.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+    }
+}
+
+/// Returned when the model-generated transcription of audio output is updated.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioTranscriptDelta`.
+public struct RealtimeServerEventResponseAudioTranscriptDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The transcript delta.
+    public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeServerEventResponseAudioTranscriptDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - delta: The transcript delta.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        delta: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case delta
+        case type
+    }
+
+    /// Decodes `RealtimeServerEventResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio_transcript.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_audio_transcript.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// Returned when the model-generated transcription of audio output is done
+/// streaming. Also emitted when a Response is interrupted, incomplete, or
+/// cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioTranscriptDone`.
+public struct RealtimeServerEventResponseAudioTranscriptDone: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The final transcript of the audio.
+    public var transcript: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeServerEventResponseAudioTranscriptDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - transcript: The final transcript of the audio.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        transcript: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.transcript = transcript
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case transcript
+        case type
+    }
+
+    /// Decodes `RealtimeServerEventResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio_transcript.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.transcript = try reader.required(Swift.String.self, .transcript)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_audio_transcript.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.transcript, forKey: .transcript)
+    }
+}
+
+/// Returned when a new content part is added to an assistant message item during
+/// response generation.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded`.
+public struct RealtimeServerEventResponseContentPartAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item to which the content part was added.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The content part that was added.
+    public var part: RealtimeServerEventResponseContentPartAdded.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeServerEventResponseContentPartAdded`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item to which the content part was added.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - part: The content part that was added.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        part: RealtimeServerEventResponseContentPartAdded.Part
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.part = part
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case part
+        case type
+    }
+
+    /// Decodes `RealtimeServerEventResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.added", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.part = try reader.required(RealtimeServerEventResponseContentPartAdded.Part.self, .part)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.content_part.added", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.part, forKey: .part)
+    }
+
+    /// The content part that was added.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded/properties/part`.
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The content type ("text", "audio").
+        public var type: RealtimeServerEventResponseContentPartAdded.Part.TypeValue?
+        /// The text content (if type is "text").
+        public var text: Swift.String?
+        /// Base64-encoded audio data (if type is "audio").
+        public var audio: Swift.String?
+        /// The transcript of the audio (if type is "audio").
+        public var transcript: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Part`.
+        ///
+        /// - Parameters:
+        ///   - type: The content type ("text", "audio").
+        ///   - text: The text content (if type is "text").
+        ///   - audio: Base64-encoded audio data (if type is "audio").
+        ///   - transcript: The transcript of the audio (if type is "audio").
+        public init(
+            type: RealtimeServerEventResponseContentPartAdded.Part.TypeValue? = nil,
+            text: Swift.String? = nil,
+            audio: Swift.String? = nil,
+            transcript: Swift.String? = nil
+        ) {
+            self.type = type
+            self.text = text
+            self.audio = audio
+            self.transcript = transcript
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+            case text
+            case audio
+            case transcript
+        }
+
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeServerEventResponseContentPartAdded.Part.TypeValue.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.audio = try reader.optional(Swift.String.self, .audio)
+            self.transcript = try reader.optional(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.type, forKey: .type)
+            try container.encodeIfPresent(self.text, forKey: .text)
+            try container.encodeIfPresent(self.audio, forKey: .audio)
+            try container.encodeIfPresent(self.transcript, forKey: .transcript)
+        }
+
+        /// The content type ("text", "audio").
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartAdded/properties/part/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `audio`
+            public static var audio: Self { Self(rawValue: "audio") }
+
+            /// `text`
+            public static var text: Self { Self(rawValue: "text") }
+        }
+    }
+}
+
+/// Returned when a content part is done streaming in an assistant message item.
+/// Also emitted when a Response is interrupted, incomplete, or cancelled.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone`.
+public struct RealtimeServerEventResponseContentPartDone: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// The content part that is done.
+    public var part: RealtimeServerEventResponseContentPartDone.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeServerEventResponseContentPartDone`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - part: The content part that is done.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        part: RealtimeServerEventResponseContentPartDone.Part
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.part = part
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case part
+        case type
+    }
+
+    /// Decodes `RealtimeServerEventResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.part = try reader.required(RealtimeServerEventResponseContentPartDone.Part.self, .part)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.content_part.done", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.part, forKey: .part)
+    }
+
+    /// The content part that is done.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone/properties/part`.
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The content type ("text", "audio").
+        public var type: RealtimeServerEventResponseContentPartDone.Part.TypeValue?
+        /// The text content (if type is "text").
+        public var text: Swift.String?
+        /// Base64-encoded audio data (if type is "audio").
+        public var audio: Swift.String?
+        /// The transcript of the audio (if type is "audio").
+        public var transcript: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Part`.
+        ///
+        /// - Parameters:
+        ///   - type: The content type ("text", "audio").
+        ///   - text: The text content (if type is "text").
+        ///   - audio: Base64-encoded audio data (if type is "audio").
+        ///   - transcript: The transcript of the audio (if type is "audio").
+        public init(
+            type: RealtimeServerEventResponseContentPartDone.Part.TypeValue? = nil,
+            text: Swift.String? = nil,
+            audio: Swift.String? = nil,
+            transcript: Swift.String? = nil
+        ) {
+            self.type = type
+            self.text = text
+            self.audio = audio
+            self.transcript = transcript
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+            case text
+            case audio
+            case transcript
+        }
+
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(RealtimeServerEventResponseContentPartDone.Part.TypeValue.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.audio = try reader.optional(Swift.String.self, .audio)
+            self.transcript = try reader.optional(Swift.String.self, .transcript)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.type, forKey: .type)
+            try container.encodeIfPresent(self.text, forKey: .text)
+            try container.encodeIfPresent(self.audio, forKey: .audio)
+            try container.encodeIfPresent(self.transcript, forKey: .transcript)
+        }
+
+        /// The content type ("text", "audio").
+        ///
+        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseContentPartDone/properties/part/properties/type`.
+        public struct TypeValue: OpenEnum {
+            /// The wire value.
+            public var rawValue: Swift.String
+
+            /// Creates a value from its wire value, known or not.
+            public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+            /// `audio`
+            public static var audio: Self { Self(rawValue: "audio") }
+
+            /// `text`
+            public static var text: Self { Self(rawValue: "text") }
+        }
+    }
+}
+
 /// Returned when a new Response is created. The first event of response creation,
 /// where the response is in an initial state of `in_progress`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseCreated`.
-public struct RealtimeServerEventResponseCreated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
     public var response: RealtimeResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseCreated`.
     ///
@@ -32,15 +719,17 @@ public struct RealtimeServerEventResponseCreated: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.response = try container.decode(RealtimeResponse.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.response = try reader.required(RealtimeResponse.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -65,11 +754,13 @@ public struct RealtimeServerEventResponseCreated: Codable, Hashable, Sendable {
 /// any audio content.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseDone`.
-public struct RealtimeServerEventResponseDone: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The response resource.
     public var response: RealtimeResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseDone`.
     ///
@@ -90,15 +781,17 @@ public struct RealtimeServerEventResponseDone: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.response = try container.decode(RealtimeResponse.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.response = try reader.required(RealtimeResponse.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -115,7 +808,7 @@ public struct RealtimeServerEventResponseDone: Codable, Hashable, Sendable {
 /// Returned when the model-generated function call arguments are updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseFunctionCallArgumentsDelta`.
-public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -128,6 +821,8 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Ha
     public var callID: Swift.String
     /// The arguments delta as a JSON string.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDelta`.
     ///
@@ -164,19 +859,21 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Ha
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -198,7 +895,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDelta: Codable, Ha
 /// Also emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseFunctionCallArgumentsDone`.
-public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -213,6 +910,8 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Has
     public var name: Swift.String
     /// The final arguments as a JSON string.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseFunctionCallArgumentsDone`.
     ///
@@ -253,20 +952,22 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Has
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -288,7 +989,7 @@ public struct RealtimeServerEventResponseFunctionCallArgumentsDone: Codable, Has
 /// Returned when MCP tool call arguments are updated during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallArgumentsDelta`.
-public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -301,6 +1002,8 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashabl
     public var delta: Swift.String
     /// The `obfuscation` member.
     public var obfuscation: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDelta`.
     ///
@@ -337,19 +1040,21 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashabl
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.obfuscation = try reader.optional(Swift.String.self, .obfuscation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -370,7 +1075,7 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashabl
 /// Returned when MCP tool call arguments are finalized during response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallArgumentsDone`.
-public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -381,6 +1086,8 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Hashable
     public var outputIndex: Swift.Int
     /// The final JSON-encoded arguments string.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallArgumentsDone`.
     ///
@@ -413,18 +1120,20 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Hashable
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -444,13 +1153,15 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDone: Codable, Hashable
 /// Returned when an MCP tool call has completed successfully.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallCompleted`.
-public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
     public var outputIndex: Swift.Int
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallCompleted`.
     ///
@@ -475,16 +1186,18 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.completed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.completed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -502,13 +1215,15 @@ public struct RealtimeServerEventResponseMCPCallCompleted: Codable, Hashable, Se
 /// Returned when an MCP tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallFailed`.
-public struct RealtimeServerEventResponseMCPCallFailed: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseMCPCallFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
     public var outputIndex: Swift.Int
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallFailed`.
     ///
@@ -533,16 +1248,18 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.failed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.failed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -560,13 +1277,15 @@ public struct RealtimeServerEventResponseMCPCallFailed: Codable, Hashable, Senda
 /// Returned when an MCP tool call has started and is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseMCPCallInProgress`.
-public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The index of the output item in the response.
     public var outputIndex: Swift.Int
     /// The ID of the MCP tool call item.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseMCPCallInProgress`.
     ///
@@ -591,16 +1310,18 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.in_progress", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -618,7 +1339,7 @@ public struct RealtimeServerEventResponseMCPCallInProgress: Codable, Hashable, S
 /// Returned when a new Item is created during Response generation.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseOutputItemAdded`.
-public struct RealtimeServerEventResponseOutputItemAdded: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseOutputItemAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -627,6 +1348,8 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Hashable, Sen
     public var outputIndex: Swift.Int
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseOutputItemAdded`.
     ///
@@ -655,17 +1378,19 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.added", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.added", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -685,7 +1410,7 @@ public struct RealtimeServerEventResponseOutputItemAdded: Codable, Hashable, Sen
 /// interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseOutputItemDone`.
-public struct RealtimeServerEventResponseOutputItemDone: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseOutputItemDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the Response to which the item belongs.
@@ -694,6 +1419,8 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Hashable, Send
     public var outputIndex: Swift.Int
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseOutputItemDone`.
     ///
@@ -722,17 +1449,19 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.item = try container.decode(RealtimeConversationItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.item = try reader.required(RealtimeConversationItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -751,7 +1480,7 @@ public struct RealtimeServerEventResponseOutputItemDone: Codable, Hashable, Send
 /// Returned when the text value of an "output_text" content part is updated.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseTextDelta`.
-public struct RealtimeServerEventResponseTextDelta: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -764,6 +1493,8 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Hashable, Sendable 
     public var contentIndex: Swift.Int
     /// The text delta.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseTextDelta`.
     ///
@@ -800,19 +1531,21 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseTextDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -834,7 +1567,7 @@ public struct RealtimeServerEventResponseTextDelta: Codable, Hashable, Sendable 
 /// emitted when a Response is interrupted, incomplete, or cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseTextDone`.
-public struct RealtimeServerEventResponseTextDone: Codable, Hashable, Sendable {
+public struct RealtimeServerEventResponseTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The ID of the response.
@@ -847,6 +1580,8 @@ public struct RealtimeServerEventResponseTextDone: Codable, Hashable, Sendable {
     public var contentIndex: Swift.Int
     /// The final text content.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventResponseTextDone`.
     ///
@@ -883,19 +1618,21 @@ public struct RealtimeServerEventResponseTextDone: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeServerEventResponseTextDone` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventResponseTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.done", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.responseID = try container.decode(Swift.String.self, forKey: .responseID)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.done", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -918,11 +1655,13 @@ public struct RealtimeServerEventResponseTextDone: Codable, Hashable, Sendable {
 /// the default Session configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated`.
-public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The session configuration.
     public var session: RealtimeServerEventSessionCreated.Session
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventSessionCreated`.
     ///
@@ -943,15 +1682,17 @@ public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeServerEventSessionCreated.Session.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeServerEventSessionCreated.Session.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -969,7 +1710,7 @@ public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated/properties/session`.
-    public enum Session: Codable, Hashable, Sendable {
+    public enum Session: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. (type: `realtime`)
         case realtime(RealtimeSessionCreateResponseGa)
         /// A Realtime transcription session configuration object. (type: `transcription`)
@@ -1008,11 +1749,13 @@ public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable {
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated`.
-public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The session configuration.
     public var session: RealtimeServerEventSessionUpdated.Session
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventSessionUpdated`.
     ///
@@ -1033,15 +1776,17 @@ public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.updated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeServerEventSessionUpdated.Session.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.updated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeServerEventSessionUpdated.Session.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1059,7 +1804,7 @@ public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated/properties/session`.
-    public enum Session: Codable, Hashable, Sendable {
+    public enum Session: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A Realtime session configuration object. (type: `realtime`)
         case realtime(RealtimeSessionCreateResponseGa)
         /// A Realtime transcription session configuration object. (type: `transcription`)
@@ -1098,7 +1843,7 @@ public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable {
 /// there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventTranscriptionSessionUpdated`.
-public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Hashable, Sendable {
+public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// A new Realtime transcription session configuration.
@@ -1107,6 +1852,8 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Hashable,
     /// also contains an ephemeral key. Default TTL for keys is 10 minutes. This
     /// property is not present when a session is updated via the WebSocket API.
     public var session: RealtimeTranscriptionSessionCreateResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeServerEventTranscriptionSessionUpdated`.
     ///
@@ -1127,15 +1874,17 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Hashable,
         case type
     }
 
-    /// Decodes `RealtimeServerEventTranscriptionSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeServerEventTranscriptionSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription_session.updated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranscriptionSessionCreateResponse.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcription_session.updated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranscriptionSessionCreateResponse.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1152,7 +1901,7 @@ public struct RealtimeServerEventTranscriptionSessionUpdated: Codable, Hashable,
 /// Realtime session object for the beta interface.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSession`.
-public struct RealtimeSession: Codable, Hashable, Sendable {
+public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String?
     /// The set of modalities the model can respond with. To disable audio,
@@ -1220,6 +1969,8 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     public var prompt: Prompt?
     /// The `include` member.
     public var include: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeSession`.
     ///
@@ -1308,32 +2059,34 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RealtimeSession` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSession` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("realtime.session", forKey: .object)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.modalities = try container.decodeIfPresent([RealtimeSession.Modality].self, forKey: .modalities)
-        self.model = try container.decodeIfPresent(RealtimeSession.ModelValue.self, forKey: .model)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
-        self.inputAudioFormat = try container.decodeIfPresent(RealtimeSession.InputAudioFormat.self, forKey: .inputAudioFormat)
-        self.outputAudioFormat = try container.decodeIfPresent(RealtimeSession.OutputAudioFormat.self, forKey: .outputAudioFormat)
-        self.inputAudioTranscription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .inputAudioTranscription)
-        self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
-        self.inputAudioNoiseReduction = try container.decodeIfPresent(RealtimeSession.InputAudioNoiseReduction.self, forKey: .inputAudioNoiseReduction)
-        self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
-        self.tracing = try container.decodeIfPresent(RealtimeSession.Tracing.self, forKey: .tracing)
-        self.tools = try container.decodeIfPresent([RealtimeFunctionTool].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(Swift.String.self, forKey: .toolChoice)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.maxResponseOutputTokens = try container.decodeIfPresent(RealtimeSession.MaxResponseOutputTokens.self, forKey: .maxResponseOutputTokens)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime.session", .object, required: false)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.modalities = try reader.optional([RealtimeSession.Modality].self, .modalities)
+        self.model = try reader.optional(RealtimeSession.ModelValue.self, .model)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.voice = try reader.optional(VoiceIDsShared.self, .voice)
+        self.inputAudioFormat = try reader.optional(RealtimeSession.InputAudioFormat.self, .inputAudioFormat)
+        self.outputAudioFormat = try reader.optional(RealtimeSession.OutputAudioFormat.self, .outputAudioFormat)
+        self.inputAudioTranscription = try reader.optional(AudioTranscriptionResponse.self, .inputAudioTranscription)
+        self.turnDetection = try reader.optional(RealtimeTurnDetection.self, .turnDetection)
+        self.inputAudioNoiseReduction = try reader.optional(RealtimeSession.InputAudioNoiseReduction.self, .inputAudioNoiseReduction)
+        self.speed = try reader.optional(Swift.Double.self, .speed)
+        self.tracing = try reader.optional(RealtimeSession.Tracing.self, .tracing)
+        self.tools = try reader.optional([RealtimeFunctionTool].self, .tools)
+        self.toolChoice = try reader.optional(Swift.String.self, .toolChoice)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.maxResponseOutputTokens = try reader.optional(RealtimeSession.MaxResponseOutputTokens.self, .maxResponseOutputTokens)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.include = try reader.optional([Swift.String].self, .include)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1495,9 +2248,11 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/input_audio_noise_reduction`.
-    public struct InputAudioNoiseReduction: Codable, Hashable, Sendable {
+    public struct InputAudioNoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
         public var type: NoiseReductionType?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputAudioNoiseReduction`.
         ///
@@ -1511,13 +2266,15 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioNoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(NoiseReductionType.self, .type)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1538,7 +2295,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/tracing/anyOf/0`.
-    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Tracing: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -1553,11 +2310,11 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? RealtimeSession.Tracing.TracingConfiguration(from: decoder) {
+            if let value = decoder.attemptCase(RealtimeSession.Tracing.TracingConfiguration.self) {
                 self = .tracingConfiguration(value)
                 return
             }
@@ -1578,7 +2335,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/tracing/anyOf/0/oneOf/1`.
-        public struct TracingConfiguration: Codable, Hashable, Sendable {
+        public struct TracingConfiguration: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the traces dashboard.
             public var workflowName: Swift.String?
@@ -1588,6 +2345,8 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the traces dashboard.
             public var metadata: [Swift.String: JSONValue]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -1611,15 +2370,17 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
-                self.groupID = try container.decodeIfPresent(Swift.String.self, forKey: .groupID)
-                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.workflowName = try reader.optional(Swift.String.self, .workflowName)
+                self.groupID = try reader.optional(Swift.String.self, .groupID)
+                self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1642,7 +2403,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/max_response_output_tokens`.
-    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1655,11 +2416,11 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
@@ -1683,7 +2444,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable {
 /// for keys is one minute.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest`.
-public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
+public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Ephemeral key returned by the API.
     public var clientSecret: RealtimeSessionCreateRequest.ClientSecret
     /// The set of modalities the model can respond with. To disable audio,
@@ -1744,6 +2505,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     public var truncation: RealtimeTruncation?
     /// The `prompt` member.
     public var prompt: Prompt?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeSessionCreateRequest`.
     ///
@@ -1819,28 +2582,30 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes `RealtimeSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientSecret = try container.decode(RealtimeSessionCreateRequest.ClientSecret.self, forKey: .clientSecret)
-        self.modalities = try container.decodeIfPresent([RealtimeSessionCreateRequest.Modality].self, forKey: .modalities)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.voice = try container.decodeIfPresent(VoiceIDsOrCustomVoice.self, forKey: .voice)
-        self.inputAudioFormat = try container.decodeIfPresent(Swift.String.self, forKey: .inputAudioFormat)
-        self.outputAudioFormat = try container.decodeIfPresent(Swift.String.self, forKey: .outputAudioFormat)
-        self.inputAudioTranscription = try container.decodeIfPresent(RealtimeSessionCreateRequest.InputAudioTranscription.self, forKey: .inputAudioTranscription)
-        self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
-        self.tracing = try container.decodeIfPresent(RealtimeSessionCreateRequest.Tracing.self, forKey: .tracing)
-        self.turnDetection = try container.decodeIfPresent(RealtimeSessionCreateRequest.TurnDetection.self, forKey: .turnDetection)
-        self.tools = try container.decodeIfPresent([RealtimeSessionCreateRequest.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(Swift.String.self, forKey: .toolChoice)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.maxResponseOutputTokens = try container.decodeIfPresent(RealtimeSessionCreateRequest.MaxResponseOutputTokens.self, forKey: .maxResponseOutputTokens)
-        self.truncation = try container.decodeIfPresent(RealtimeTruncation.self, forKey: .truncation)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.clientSecret = try reader.required(RealtimeSessionCreateRequest.ClientSecret.self, .clientSecret)
+        self.modalities = try reader.optional([RealtimeSessionCreateRequest.Modality].self, .modalities)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, .voice)
+        self.inputAudioFormat = try reader.optional(Swift.String.self, .inputAudioFormat)
+        self.outputAudioFormat = try reader.optional(Swift.String.self, .outputAudioFormat)
+        self.inputAudioTranscription = try reader.optional(RealtimeSessionCreateRequest.InputAudioTranscription.self, .inputAudioTranscription)
+        self.speed = try reader.optional(Swift.Double.self, .speed)
+        self.tracing = try reader.optional(RealtimeSessionCreateRequest.Tracing.self, .tracing)
+        self.turnDetection = try reader.optional(RealtimeSessionCreateRequest.TurnDetection.self, .turnDetection)
+        self.tools = try reader.optional([RealtimeSessionCreateRequest.ToolValue].self, .tools)
+        self.toolChoice = try reader.optional(Swift.String.self, .toolChoice)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.maxResponseOutputTokens = try reader.optional(RealtimeSessionCreateRequest.MaxResponseOutputTokens.self, .maxResponseOutputTokens)
+        self.truncation = try reader.optional(RealtimeTruncation.self, .truncation)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1869,7 +2634,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// Ephemeral key returned by the API.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/client_secret`.
-    public struct ClientSecret: Codable, Hashable, Sendable {
+    public struct ClientSecret: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Ephemeral key usable in client environments to authenticate connections
         /// to the Realtime API. Use this in client-side environments rather than
         /// a standard API token, which should only be used server-side.
@@ -1879,6 +2644,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         ///
         /// Unix time, in seconds.
         public var expiresAt: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ClientSecret`.
         ///
@@ -1898,14 +2665,16 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case expiresAt = "expires_at"
         }
 
-        /// Decodes `ClientSecret` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.value = try container.decode(Swift.String.self, forKey: .value)
-            self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.value = try reader.required(Swift.String.self, .value)
+            self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1944,9 +2713,11 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// rather than the representation understood by the model.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/input_audio_transcription`.
-    public struct InputAudioTranscription: Codable, Hashable, Sendable {
+    public struct InputAudioTranscription: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The model to use for transcription.
         public var model: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputAudioTranscription`.
         ///
@@ -1960,13 +2731,15 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case model
         }
 
-        /// Decodes `InputAudioTranscription` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioTranscription` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.model = try reader.optional(Swift.String.self, .model)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1987,7 +2760,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tracing`.
-    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Tracing: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Default tracing mode for the session.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -2002,11 +2775,11 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? RealtimeSessionCreateRequest.Tracing.TracingConfiguration(from: decoder) {
+            if let value = decoder.attemptCase(RealtimeSessionCreateRequest.Tracing.TracingConfiguration.self) {
                 self = .tracingConfiguration(value)
                 return
             }
@@ -2027,7 +2800,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tracing/oneOf/1`.
-        public struct TracingConfiguration: Codable, Hashable, Sendable {
+        public struct TracingConfiguration: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the traces dashboard.
             public var workflowName: Swift.String?
@@ -2037,6 +2810,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the traces dashboard.
             public var metadata: [Swift.String: JSONValue]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -2060,15 +2835,17 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
-                self.groupID = try container.decodeIfPresent(Swift.String.self, forKey: .groupID)
-                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.workflowName = try reader.optional(Swift.String.self, .workflowName)
+                self.groupID = try reader.optional(Swift.String.self, .groupID)
+                self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2088,7 +2865,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// audio volume and respond at the end of user speech.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/turn_detection`.
-    public struct TurnDetection: Codable, Hashable, Sendable {
+    public struct TurnDetection: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Type of turn detection, only `server_vad` is currently supported.
         public var type: Swift.String?
         /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
@@ -2102,6 +2879,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         /// to 500ms. With shorter values the model will respond more quickly,
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `TurnDetection`.
         ///
@@ -2129,16 +2908,18 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case silenceDurationMs = "silence_duration_ms"
         }
 
-        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.threshold = try reader.optional(Swift.Double.self, .threshold)
+            self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
+            self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2156,7 +2937,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tools/items`.
-    public struct ToolValue: Codable, Hashable, Sendable {
+    public struct ToolValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function.
         public var name: Swift.String?
         /// The description of the function, including guidance on when and how
@@ -2165,6 +2946,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         public var description: Swift.String?
         /// Parameters of the function in JSON Schema.
         public var parameters: [Swift.String: JSONValue]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ToolValue`.
         ///
@@ -2189,16 +2972,18 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ToolValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ToolValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("function", forKey: .type)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-            self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("function", .type, required: false)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.description = try reader.optional(Swift.String.self, .description)
+            self.parameters = try reader.optional([Swift.String: JSONValue].self, .parameters)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2221,7 +3006,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/max_response_output_tokens`.
-    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxResponseOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2234,11 +3019,11 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
@@ -2261,7 +3046,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable {
 /// Realtime session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA`.
-public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
+public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
     /// that the model will respond with audio plus a transcript. `["text"]` can be used to make
     /// the model respond with text only. It is not possible to request both `text` and `audio` at the same time.
@@ -2309,6 +3094,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     public var truncation: RealtimeTruncation?
     /// The `prompt` member.
     public var prompt: Prompt?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeSessionCreateRequestGa`.
     ///
@@ -2373,26 +3160,28 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSessionCreateRequestGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("realtime", forKey: .type)
-        self.outputModalities = try container.decodeIfPresent([RealtimeSessionCreateRequestGa.OutputModality].self, forKey: .outputModalities)
-        self.model = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.ModelValue.self, forKey: .model)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.audio = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.Audio.self, forKey: .audio)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-        self.tracing = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.Tracing.self, forKey: .tracing)
-        self.tools = try container.decodeIfPresent([RealtimeSessionCreateRequestGa.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.ToolChoiceValue.self, forKey: .toolChoice)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.reasoning = try container.decodeIfPresent(RealtimeReasoning.self, forKey: .reasoning)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.MaxOutputTokens.self, forKey: .maxOutputTokens)
-        self.truncation = try container.decodeIfPresent(RealtimeTruncation.self, forKey: .truncation)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime", .type, required: true)
+        self.outputModalities = try reader.optional([RealtimeSessionCreateRequestGa.OutputModality].self, .outputModalities)
+        self.model = try reader.optional(RealtimeSessionCreateRequestGa.ModelValue.self, .model)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.audio = try reader.optional(RealtimeSessionCreateRequestGa.Audio.self, .audio)
+        self.include = try reader.optional([Swift.String].self, .include)
+        self.tracing = try reader.optional(RealtimeSessionCreateRequestGa.Tracing.self, .tracing)
+        self.tools = try reader.optional([RealtimeSessionCreateRequestGa.ToolValue].self, .tools)
+        self.toolChoice = try reader.optional(RealtimeSessionCreateRequestGa.ToolChoiceValue.self, .toolChoice)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.reasoning = try reader.optional(RealtimeReasoning.self, .reasoning)
+        self.maxOutputTokens = try reader.optional(RealtimeSessionCreateRequestGa.MaxOutputTokens.self, .maxOutputTokens)
+        self.truncation = try reader.optional(RealtimeTruncation.self, .truncation)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2508,11 +3297,13 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     /// Configuration for input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `input` member.
         public var input: RealtimeSessionCreateRequestGa.Audio.Input?
         /// The `output` member.
         public var output: RealtimeSessionCreateRequestGa.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -2532,14 +3323,16 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.Audio.Input.self, forKey: .input)
-            self.output = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.Audio.Output.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeSessionCreateRequestGa.Audio.Input.self, .input)
+            self.output = try reader.optional(RealtimeSessionCreateRequestGa.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2554,7 +3347,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         /// The `input` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the input audio.
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
@@ -2565,6 +3358,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             public var noiseReduction: RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction?
             /// The `turn_detection` member.
             public var turnDetection: RealtimeTurnDetection?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Input`.
             ///
@@ -2592,16 +3387,18 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscription.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.transcription = try reader.optional(AudioTranscription.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.turnDetection = try reader.optional(RealtimeTurnDetection.self, .turnDetection)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2620,9 +3417,11 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -2636,13 +3435,15 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.optional(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -2658,7 +3459,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         /// The `output` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
             public var format: RealtimeAudioFormats?
             /// The voice the model uses to respond. Supported built-in voices are
@@ -2674,6 +3475,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             /// This parameter is a post-processing adjustment to the audio after it is generated, it's
             /// also possible to prompt the model to speak faster or slower.
             public var speed: Swift.Double?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Output`.
             ///
@@ -2697,15 +3500,17 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case speed
             }
 
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.voice = try container.decodeIfPresent(VoiceIDsOrCustomVoice.self, forKey: .voice)
-                self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.voice = try reader.optional(VoiceIDsOrCustomVoice.self, .voice)
+                self.speed = try reader.optional(Swift.Double.self, .speed)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2729,7 +3534,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tracing`.
-    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Tracing: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -2744,11 +3549,11 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? RealtimeSessionCreateRequestGa.Tracing.TracingConfiguration(from: decoder) {
+            if let value = decoder.attemptCase(RealtimeSessionCreateRequestGa.Tracing.TracingConfiguration.self) {
                 self = .tracingConfiguration(value)
                 return
             }
@@ -2769,7 +3574,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tracing/oneOf/1`.
-        public struct TracingConfiguration: Codable, Hashable, Sendable {
+        public struct TracingConfiguration: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the Traces Dashboard.
             public var workflowName: Swift.String?
@@ -2779,6 +3584,8 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the Traces Dashboard.
             public var metadata: [Swift.String: JSONValue]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -2802,15 +3609,17 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
-                self.groupID = try container.decodeIfPresent(Swift.String.self, forKey: .groupID)
-                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.workflowName = try reader.optional(Swift.String.self, .workflowName)
+                self.groupID = try reader.optional(Swift.String.self, .groupID)
+                self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2830,7 +3639,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `function`
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
@@ -2870,7 +3679,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Hashable, Sendable {
+    public enum ToolChoiceValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -2884,15 +3693,15 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? ToolChoiceOptions(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceOptions.self) {
                 self = .options(value)
                 return
             }
-            if let value = try? ToolChoiceFunction(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceFunction.self) {
                 self = .function(value)
                 return
             }
-            if let value = try? ToolChoiceMCP(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceMCP.self) {
                 self = .mcp(value)
                 return
             }
@@ -2920,7 +3729,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -2933,674 +3742,11 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .integer(let value): try value.encode(to: encoder)
-            case .string(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// A Realtime session configuration object.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse`.
-public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable {
-    /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    public var id: Swift.String?
-    /// The object type. Always `realtime.session`.
-    public var object: Swift.String?
-    /// Expiration timestamp for the session, in seconds since epoch.
-    ///
-    /// Unix time, in seconds.
-    public var expiresAt: Swift.Int?
-    /// Additional fields to include in server outputs.
-    /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
-    public var include: [Swift.String]?
-    /// The Realtime model used for this session.
-    public var model: Swift.String?
-    /// The set of modalities the model can respond with. To disable audio,
-    /// set this to ["text"].
-    public var outputModalities: [RealtimeSessionCreateResponse.OutputModality]?
-    /// The default system instructions (i.e. system message) prepended to model
-    /// calls. This field allows the client to guide the model on desired
-    /// responses. The model can be instructed on response content and format,
-    /// (e.g. "be extremely succinct", "act friendly", "here are examples of good
-    /// responses") and on audio behavior (e.g. "talk quickly", "inject emotion
-    /// into your voice", "laugh frequently"). The instructions are not guaranteed
-    /// to be followed by the model, but they provide guidance to the model on the
-    /// desired behavior.
-    ///
-    /// Note that the server sets default instructions which will be used if this
-    /// field is not set and are visible in the `session.created` event at the
-    /// start of the session.
-    public var instructions: Swift.String?
-    /// Configuration for input and output audio for the session.
-    public var audio: RealtimeSessionCreateResponse.Audio?
-    /// Configuration options for tracing. Set to null to disable tracing. Once
-    /// tracing is enabled for a session, the configuration cannot be modified.
-    ///
-    /// `auto` will create a trace for the session with default values for the
-    /// workflow name, group id, and metadata.
-    public var tracing: RealtimeSessionCreateResponse.Tracing?
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server
-    /// VAD means that the model will detect the start and end of speech based on
-    /// audio volume and respond at the end of user speech.
-    public var turnDetection: RealtimeSessionCreateResponse.TurnDetection?
-    /// Tools (functions) available to the model.
-    public var tools: [RealtimeFunctionTool]?
-    /// How the model chooses tools. Options are `auto`, `none`, `required`, or
-    /// specify a function.
-    public var toolChoice: Swift.String?
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    public var maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens?
-
-    /// Creates a new `RealtimeSessionCreateResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - object: The object type. Always `realtime.session`.
-    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - include: Additional fields to include in server outputs.
-    ///   - model: The Realtime model used for this session.
-    ///   - outputModalities: The set of modalities the model can respond with. To disable audio,
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model
-    ///   - audio: Configuration for input and output audio for the session.
-    ///   - tracing: Configuration options for tracing. Set to null to disable tracing. Once
-    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server
-    ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools. Options are `auto`, `none`, `required`, or
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
-    public init(
-        id: Swift.String? = nil,
-        object: Swift.String? = nil,
-        expiresAt: Swift.Int? = nil,
-        include: [Swift.String]? = nil,
-        model: Swift.String? = nil,
-        outputModalities: [RealtimeSessionCreateResponse.OutputModality]? = nil,
-        instructions: Swift.String? = nil,
-        audio: RealtimeSessionCreateResponse.Audio? = nil,
-        tracing: RealtimeSessionCreateResponse.Tracing? = nil,
-        turnDetection: RealtimeSessionCreateResponse.TurnDetection? = nil,
-        tools: [RealtimeFunctionTool]? = nil,
-        toolChoice: Swift.String? = nil,
-        maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens? = nil
-    ) {
-        self.id = id
-        self.object = object
-        self.expiresAt = expiresAt
-        self.include = include
-        self.model = model
-        self.outputModalities = outputModalities
-        self.instructions = instructions
-        self.audio = audio
-        self.tracing = tracing
-        self.turnDetection = turnDetection
-        self.tools = tools
-        self.toolChoice = toolChoice
-        self.maxOutputTokens = maxOutputTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case object
-        case expiresAt = "expires_at"
-        case include
-        case model
-        case outputModalities = "output_modalities"
-        case instructions
-        case audio
-        case tracing
-        case turnDetection = "turn_detection"
-        case tools
-        case toolChoice = "tool_choice"
-        case maxOutputTokens = "max_output_tokens"
-    }
-
-    /// Decodes `RealtimeSessionCreateResponse` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.object = try container.decodeIfPresent(Swift.String.self, forKey: .object)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.outputModalities = try container.decodeIfPresent([RealtimeSessionCreateResponse.OutputModality].self, forKey: .outputModalities)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.audio = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.self, forKey: .audio)
-        self.tracing = try container.decodeIfPresent(RealtimeSessionCreateResponse.Tracing.self, forKey: .tracing)
-        self.turnDetection = try container.decodeIfPresent(RealtimeSessionCreateResponse.TurnDetection.self, forKey: .turnDetection)
-        self.tools = try container.decodeIfPresent([RealtimeFunctionTool].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(Swift.String.self, forKey: .toolChoice)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeSessionCreateResponse.MaxOutputTokens.self, forKey: .maxOutputTokens)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.object, forKey: .object)
-        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
-        try container.encodeIfPresent(self.include, forKey: .include)
-        try container.encodeIfPresent(self.model, forKey: .model)
-        try container.encodeIfPresent(self.outputModalities, forKey: .outputModalities)
-        try container.encodeIfPresent(self.instructions, forKey: .instructions)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-        try container.encodeIfPresent(self.tracing, forKey: .tracing)
-        try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
-        try container.encodeIfPresent(self.tools, forKey: .tools)
-        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
-        try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
-    }
-
-    /// The `items` schema.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/output_modalities/items`.
-    public struct OutputModality: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `text`
-        public static var text: Self { Self(rawValue: "text") }
-
-        /// `audio`
-        public static var audio: Self { Self(rawValue: "audio") }
-    }
-
-    /// Configuration for input and output audio for the session.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
-        /// The `input` member.
-        public var input: RealtimeSessionCreateResponse.Audio.Input?
-        /// The `output` member.
-        public var output: RealtimeSessionCreateResponse.Audio.Output?
-
-        /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
-        public init(
-            input: RealtimeSessionCreateResponse.Audio.Input? = nil,
-            output: RealtimeSessionCreateResponse.Audio.Output? = nil
-        ) {
-            self.input = input
-            self.output = output
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case input
-            case output
-        }
-
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.Input.self, forKey: .input)
-            self.output = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.Output.self, forKey: .output)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.input, forKey: .input)
-            try container.encodeIfPresent(self.output, forKey: .output)
-        }
-
-        /// The `input` schema.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
-            /// The `format` member.
-            public var format: RealtimeAudioFormats?
-            /// Configuration for input audio transcription.
-            public var transcription: AudioTranscriptionResponse?
-            /// Configuration for input audio noise reduction.
-            public var noiseReduction: RealtimeSessionCreateResponse.Audio.Input.NoiseReduction?
-            /// Configuration for turn detection.
-            public var turnDetection: RealtimeSessionCreateResponse.Audio.Input.TurnDetection?
-
-            /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - format: The `format` member.
-            ///   - transcription: Configuration for input audio transcription.
-            ///   - noiseReduction: Configuration for input audio noise reduction.
-            ///   - turnDetection: Configuration for turn detection.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                transcription: AudioTranscriptionResponse? = nil,
-                noiseReduction: RealtimeSessionCreateResponse.Audio.Input.NoiseReduction? = nil,
-                turnDetection: RealtimeSessionCreateResponse.Audio.Input.TurnDetection? = nil
-            ) {
-                self.format = format
-                self.transcription = transcription
-                self.noiseReduction = noiseReduction
-                self.turnDetection = turnDetection
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-                case transcription
-                case noiseReduction = "noise_reduction"
-                case turnDetection = "turn_detection"
-            }
-
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
-            ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeSessionCreateResponse.Audio.Input.TurnDetection.self, forKey: .turnDetection)
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
-                try container.encodeIfPresent(self.transcription, forKey: .transcription)
-                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
-                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
-            }
-
-            /// Configuration for input audio noise reduction.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
-                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public var type: NoiseReductionType?
-
-                /// Creates a new `NoiseReduction`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(type: NoiseReductionType? = nil) {
-                    self.type = type
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                }
-
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
-                ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encodeIfPresent(self.type, forKey: .type)
-                }
-            }
-
-            /// Configuration for turn detection.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input/properties/turn_detection`.
-            public struct TurnDetection: Codable, Hashable, Sendable {
-                /// Type of turn detection, only `server_vad` is currently supported.
-                public var type: Swift.String?
-                /// The `threshold` member.
-                public var threshold: Swift.Double?
-                /// The `prefix_padding_ms` member.
-                public var prefixPaddingMs: Swift.Int?
-                /// The `silence_duration_ms` member.
-                public var silenceDurationMs: Swift.Int?
-
-                /// Creates a new `TurnDetection`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of turn detection, only `server_vad` is currently supported.
-                ///   - threshold: The `threshold` member.
-                ///   - prefixPaddingMs: The `prefix_padding_ms` member.
-                ///   - silenceDurationMs: The `silence_duration_ms` member.
-                public init(
-                    type: Swift.String? = nil,
-                    threshold: Swift.Double? = nil,
-                    prefixPaddingMs: Swift.Int? = nil,
-                    silenceDurationMs: Swift.Int? = nil
-                ) {
-                    self.type = type
-                    self.threshold = threshold
-                    self.prefixPaddingMs = prefixPaddingMs
-                    self.silenceDurationMs = silenceDurationMs
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                    case threshold
-                    case prefixPaddingMs = "prefix_padding_ms"
-                    case silenceDurationMs = "silence_duration_ms"
-                }
-
-                /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
-                ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-                    self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-                    self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-                    self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encodeIfPresent(self.type, forKey: .type)
-                    try container.encodeIfPresent(self.threshold, forKey: .threshold)
-                    try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
-                    try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
-                }
-            }
-        }
-
-        /// The `output` schema.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
-            /// The `format` member.
-            public var format: RealtimeAudioFormats?
-            /// The `voice` member.
-            public var voice: VoiceIDsShared?
-            /// The `speed` member.
-            public var speed: Swift.Double?
-
-            /// Creates a new `Output`.
-            ///
-            /// - Parameters:
-            ///   - format: The `format` member.
-            ///   - voice: The `voice` member.
-            ///   - speed: The `speed` member.
-            public init(
-                format: RealtimeAudioFormats? = nil,
-                voice: VoiceIDsShared? = nil,
-                speed: Swift.Double? = nil
-            ) {
-                self.format = format
-                self.voice = voice
-                self.speed = speed
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case format
-                case voice
-                case speed
-            }
-
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
-            ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
-                self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.format, forKey: .format)
-                try container.encodeIfPresent(self.voice, forKey: .voice)
-                try container.encodeIfPresent(self.speed, forKey: .speed)
-            }
-        }
-    }
-
-    /// Configuration options for tracing. Set to null to disable tracing. Once
-    /// tracing is enabled for a session, the configuration cannot be modified.
-    ///
-    /// `auto` will create a trace for the session with default values for the
-    /// workflow name, group id, and metadata.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/tracing`.
-    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// Default tracing mode for the session.
-        case string(Swift.String)
-        /// Granular configuration for tracing.
-        case tracingConfiguration(RealtimeSessionCreateResponse.Tracing.TracingConfiguration)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? RealtimeSessionCreateResponse.Tracing.TracingConfiguration(from: decoder) {
-                self = .tracingConfiguration(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .tracingConfiguration(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// Granular configuration for tracing.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/tracing/oneOf/1`.
-        public struct TracingConfiguration: Codable, Hashable, Sendable {
-            /// The name of the workflow to attach to this trace. This is used to
-            /// name the trace in the traces dashboard.
-            public var workflowName: Swift.String?
-            /// The group id to attach to this trace to enable filtering and
-            /// grouping in the traces dashboard.
-            public var groupID: Swift.String?
-            /// The arbitrary metadata to attach to this trace to enable
-            /// filtering in the traces dashboard.
-            public var metadata: [Swift.String: JSONValue]?
-
-            /// Creates a new `TracingConfiguration`.
-            ///
-            /// - Parameters:
-            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
-            ///   - groupID: The group id to attach to this trace to enable filtering and
-            ///   - metadata: The arbitrary metadata to attach to this trace to enable
-            public init(
-                workflowName: Swift.String? = nil,
-                groupID: Swift.String? = nil,
-                metadata: [Swift.String: JSONValue]? = nil
-            ) {
-                self.workflowName = workflowName
-                self.groupID = groupID
-                self.metadata = metadata
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case workflowName = "workflow_name"
-                case groupID = "group_id"
-                case metadata
-            }
-
-            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
-            ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
-                self.groupID = try container.decodeIfPresent(Swift.String.self, forKey: .groupID)
-                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
-                try container.encodeIfPresent(self.groupID, forKey: .groupID)
-                try container.encodeIfPresent(self.metadata, forKey: .metadata)
-            }
-        }
-    }
-
-    /// Configuration for turn detection. Can be set to `null` to turn off. Server
-    /// VAD means that the model will detect the start and end of speech based on
-    /// audio volume and respond at the end of user speech.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/turn_detection`.
-    public struct TurnDetection: Codable, Hashable, Sendable {
-        /// Type of turn detection, only `server_vad` is currently supported.
-        public var type: Swift.String?
-        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        /// higher threshold will require louder audio to activate the model, and
-        /// thus might perform better in noisy environments.
-        public var threshold: Swift.Double?
-        /// Amount of audio to include before the VAD detected speech (in
-        /// milliseconds). Defaults to 300ms.
-        public var prefixPaddingMs: Swift.Int?
-        /// Duration of silence to detect speech stop (in milliseconds). Defaults
-        /// to 500ms. With shorter values the model will respond more quickly,
-        /// but may jump in on short pauses from the user.
-        public var silenceDurationMs: Swift.Int?
-
-        /// Creates a new `TurnDetection`.
-        ///
-        /// - Parameters:
-        ///   - type: Type of turn detection, only `server_vad` is currently supported.
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
-        public init(
-            type: Swift.String? = nil,
-            threshold: Swift.Double? = nil,
-            prefixPaddingMs: Swift.Int? = nil,
-            silenceDurationMs: Swift.Int? = nil
-        ) {
-            self.type = type
-            self.threshold = threshold
-            self.prefixPaddingMs = prefixPaddingMs
-            self.silenceDurationMs = silenceDurationMs
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case type
-            case threshold
-            case prefixPaddingMs = "prefix_padding_ms"
-            case silenceDurationMs = "silence_duration_ms"
-        }
-
-        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.type, forKey: .type)
-            try container.encodeIfPresent(self.threshold, forKey: .threshold)
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
-        }
-    }
-
-    /// Maximum number of output tokens for a single assistant response,
-    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
-    /// limit output tokens, or `inf` for the maximum available tokens for a
-    /// given model. Defaults to `inf`.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        case integer(Swift.Int)
-        case string(Swift.String)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
-                self = .integer(value)
-                return
-            }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }

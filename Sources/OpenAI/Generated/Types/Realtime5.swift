@@ -5,8 +5,703 @@ import Foundation
 
 /// A Realtime session configuration object.
 ///
+/// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse`.
+public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
+    public var id: Swift.String?
+    /// The object type. Always `realtime.session`.
+    public var object: Swift.String?
+    /// Expiration timestamp for the session, in seconds since epoch.
+    ///
+    /// Unix time, in seconds.
+    public var expiresAt: Swift.Int?
+    /// Additional fields to include in server outputs.
+    /// - `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
+    public var include: [Swift.String]?
+    /// The Realtime model used for this session.
+    public var model: Swift.String?
+    /// The set of modalities the model can respond with. To disable audio,
+    /// set this to ["text"].
+    public var outputModalities: [RealtimeSessionCreateResponse.OutputModality]?
+    /// The default system instructions (i.e. system message) prepended to model
+    /// calls. This field allows the client to guide the model on desired
+    /// responses. The model can be instructed on response content and format,
+    /// (e.g. "be extremely succinct", "act friendly", "here are examples of good
+    /// responses") and on audio behavior (e.g. "talk quickly", "inject emotion
+    /// into your voice", "laugh frequently"). The instructions are not guaranteed
+    /// to be followed by the model, but they provide guidance to the model on the
+    /// desired behavior.
+    ///
+    /// Note that the server sets default instructions which will be used if this
+    /// field is not set and are visible in the `session.created` event at the
+    /// start of the session.
+    public var instructions: Swift.String?
+    /// Configuration for input and output audio for the session.
+    public var audio: RealtimeSessionCreateResponse.Audio?
+    /// Configuration options for tracing. Set to null to disable tracing. Once
+    /// tracing is enabled for a session, the configuration cannot be modified.
+    ///
+    /// `auto` will create a trace for the session with default values for the
+    /// workflow name, group id, and metadata.
+    public var tracing: RealtimeSessionCreateResponse.Tracing?
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server
+    /// VAD means that the model will detect the start and end of speech based on
+    /// audio volume and respond at the end of user speech.
+    public var turnDetection: RealtimeSessionCreateResponse.TurnDetection?
+    /// Tools (functions) available to the model.
+    public var tools: [RealtimeFunctionTool]?
+    /// How the model chooses tools. Options are `auto`, `none`, `required`, or
+    /// specify a function.
+    public var toolChoice: Swift.String?
+    /// Maximum number of output tokens for a single assistant response,
+    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
+    /// limit output tokens, or `inf` for the maximum available tokens for a
+    /// given model. Defaults to `inf`.
+    public var maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeSessionCreateResponse`.
+    ///
+    /// - Parameters:
+    ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
+    ///   - object: The object type. Always `realtime.session`.
+    ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
+    ///   - include: Additional fields to include in server outputs.
+    ///   - model: The Realtime model used for this session.
+    ///   - outputModalities: The set of modalities the model can respond with. To disable audio,
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model
+    ///   - audio: Configuration for input and output audio for the session.
+    ///   - tracing: Configuration options for tracing. Set to null to disable tracing. Once
+    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server
+    ///   - tools: Tools (functions) available to the model.
+    ///   - toolChoice: How the model chooses tools. Options are `auto`, `none`, `required`, or
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
+    public init(
+        id: Swift.String? = nil,
+        object: Swift.String? = nil,
+        expiresAt: Swift.Int? = nil,
+        include: [Swift.String]? = nil,
+        model: Swift.String? = nil,
+        outputModalities: [RealtimeSessionCreateResponse.OutputModality]? = nil,
+        instructions: Swift.String? = nil,
+        audio: RealtimeSessionCreateResponse.Audio? = nil,
+        tracing: RealtimeSessionCreateResponse.Tracing? = nil,
+        turnDetection: RealtimeSessionCreateResponse.TurnDetection? = nil,
+        tools: [RealtimeFunctionTool]? = nil,
+        toolChoice: Swift.String? = nil,
+        maxOutputTokens: RealtimeSessionCreateResponse.MaxOutputTokens? = nil
+    ) {
+        self.id = id
+        self.object = object
+        self.expiresAt = expiresAt
+        self.include = include
+        self.model = model
+        self.outputModalities = outputModalities
+        self.instructions = instructions
+        self.audio = audio
+        self.tracing = tracing
+        self.turnDetection = turnDetection
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.maxOutputTokens = maxOutputTokens
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case object
+        case expiresAt = "expires_at"
+        case include
+        case model
+        case outputModalities = "output_modalities"
+        case instructions
+        case audio
+        case tracing
+        case turnDetection = "turn_detection"
+        case tools
+        case toolChoice = "tool_choice"
+        case maxOutputTokens = "max_output_tokens"
+    }
+
+    /// Decodes `RealtimeSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.object = try reader.optional(Swift.String.self, .object)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.include = try reader.optional([Swift.String].self, .include)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.outputModalities = try reader.optional([RealtimeSessionCreateResponse.OutputModality].self, .outputModalities)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.audio = try reader.optional(RealtimeSessionCreateResponse.Audio.self, .audio)
+        self.tracing = try reader.optional(RealtimeSessionCreateResponse.Tracing.self, .tracing)
+        self.turnDetection = try reader.optional(RealtimeSessionCreateResponse.TurnDetection.self, .turnDetection)
+        self.tools = try reader.optional([RealtimeFunctionTool].self, .tools)
+        self.toolChoice = try reader.optional(Swift.String.self, .toolChoice)
+        self.maxOutputTokens = try reader.optional(RealtimeSessionCreateResponse.MaxOutputTokens.self, .maxOutputTokens)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.object, forKey: .object)
+        try container.encodeIfPresent(self.expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(self.include, forKey: .include)
+        try container.encodeIfPresent(self.model, forKey: .model)
+        try container.encodeIfPresent(self.outputModalities, forKey: .outputModalities)
+        try container.encodeIfPresent(self.instructions, forKey: .instructions)
+        try container.encodeIfPresent(self.audio, forKey: .audio)
+        try container.encodeIfPresent(self.tracing, forKey: .tracing)
+        try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+        try container.encodeIfPresent(self.tools, forKey: .tools)
+        try container.encodeIfPresent(self.toolChoice, forKey: .toolChoice)
+        try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
+    }
+
+    /// The `items` schema.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/output_modalities/items`.
+    public struct OutputModality: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `text`
+        public static var text: Self { Self(rawValue: "text") }
+
+        /// `audio`
+        public static var audio: Self { Self(rawValue: "audio") }
+    }
+
+    /// Configuration for input and output audio for the session.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio`.
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The `input` member.
+        public var input: RealtimeSessionCreateResponse.Audio.Input?
+        /// The `output` member.
+        public var output: RealtimeSessionCreateResponse.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Audio`.
+        ///
+        /// - Parameters:
+        ///   - input: The `input` member.
+        ///   - output: The `output` member.
+        public init(
+            input: RealtimeSessionCreateResponse.Audio.Input? = nil,
+            output: RealtimeSessionCreateResponse.Audio.Output? = nil
+        ) {
+            self.input = input
+            self.output = output
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case input
+            case output
+        }
+
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeSessionCreateResponse.Audio.Input.self, .input)
+            self.output = try reader.optional(RealtimeSessionCreateResponse.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.input, forKey: .input)
+            try container.encodeIfPresent(self.output, forKey: .output)
+        }
+
+        /// The `input` schema.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input`.
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
+            /// The `format` member.
+            public var format: RealtimeAudioFormats?
+            /// Configuration for input audio transcription.
+            public var transcription: AudioTranscriptionResponse?
+            /// Configuration for input audio noise reduction.
+            public var noiseReduction: RealtimeSessionCreateResponse.Audio.Input.NoiseReduction?
+            /// Configuration for turn detection.
+            public var turnDetection: RealtimeSessionCreateResponse.Audio.Input.TurnDetection?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - format: The `format` member.
+            ///   - transcription: Configuration for input audio transcription.
+            ///   - noiseReduction: Configuration for input audio noise reduction.
+            ///   - turnDetection: Configuration for turn detection.
+            public init(
+                format: RealtimeAudioFormats? = nil,
+                transcription: AudioTranscriptionResponse? = nil,
+                noiseReduction: RealtimeSessionCreateResponse.Audio.Input.NoiseReduction? = nil,
+                turnDetection: RealtimeSessionCreateResponse.Audio.Input.TurnDetection? = nil
+            ) {
+                self.format = format
+                self.transcription = transcription
+                self.noiseReduction = noiseReduction
+                self.turnDetection = turnDetection
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case format
+                case transcription
+                case noiseReduction = "noise_reduction"
+                case turnDetection = "turn_detection"
+            }
+
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.transcription = try reader.optional(AudioTranscriptionResponse.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeSessionCreateResponse.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.turnDetection = try reader.optional(RealtimeSessionCreateResponse.Audio.Input.TurnDetection.self, .turnDetection)
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.format, forKey: .format)
+                try container.encodeIfPresent(self.transcription, forKey: .transcription)
+                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
+                try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+            }
+
+            /// Configuration for input audio noise reduction.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input/properties/noise_reduction`.
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
+                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public var type: NoiseReductionType?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
+
+                /// Creates a new `NoiseReduction`.
+                ///
+                /// - Parameters:
+                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public init(type: NoiseReductionType? = nil) {
+                    self.type = type
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case type
+                }
+
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                ///
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
+                public init(from decoder: any Decoder) throws {
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.optional(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encodeIfPresent(self.type, forKey: .type)
+                }
+            }
+
+            /// Configuration for turn detection.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input/properties/turn_detection`.
+            public struct TurnDetection: Codable, Hashable, Sendable, SpecDeviationReporting {
+                /// Type of turn detection, only `server_vad` is currently supported.
+                public var type: Swift.String?
+                /// The `threshold` member.
+                public var threshold: Swift.Double?
+                /// The `prefix_padding_ms` member.
+                public var prefixPaddingMs: Swift.Int?
+                /// The `silence_duration_ms` member.
+                public var silenceDurationMs: Swift.Int?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
+
+                /// Creates a new `TurnDetection`.
+                ///
+                /// - Parameters:
+                ///   - type: Type of turn detection, only `server_vad` is currently supported.
+                ///   - threshold: The `threshold` member.
+                ///   - prefixPaddingMs: The `prefix_padding_ms` member.
+                ///   - silenceDurationMs: The `silence_duration_ms` member.
+                public init(
+                    type: Swift.String? = nil,
+                    threshold: Swift.Double? = nil,
+                    prefixPaddingMs: Swift.Int? = nil,
+                    silenceDurationMs: Swift.Int? = nil
+                ) {
+                    self.type = type
+                    self.threshold = threshold
+                    self.prefixPaddingMs = prefixPaddingMs
+                    self.silenceDurationMs = silenceDurationMs
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case type
+                    case threshold
+                    case prefixPaddingMs = "prefix_padding_ms"
+                    case silenceDurationMs = "silence_duration_ms"
+                }
+
+                /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                ///
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
+                public init(from decoder: any Decoder) throws {
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.optional(Swift.String.self, .type)
+                    self.threshold = try reader.optional(Swift.Double.self, .threshold)
+                    self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
+                    self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
+                    self.specDeviations = reader.finish()
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encodeIfPresent(self.type, forKey: .type)
+                    try container.encodeIfPresent(self.threshold, forKey: .threshold)
+                    try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
+                    try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
+                }
+            }
+        }
+
+        /// The `output` schema.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/output`.
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
+            /// The `format` member.
+            public var format: RealtimeAudioFormats?
+            /// The `voice` member.
+            public var voice: VoiceIDsShared?
+            /// The `speed` member.
+            public var speed: Swift.Double?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `Output`.
+            ///
+            /// - Parameters:
+            ///   - format: The `format` member.
+            ///   - voice: The `voice` member.
+            ///   - speed: The `speed` member.
+            public init(
+                format: RealtimeAudioFormats? = nil,
+                voice: VoiceIDsShared? = nil,
+                speed: Swift.Double? = nil
+            ) {
+                self.format = format
+                self.voice = voice
+                self.speed = speed
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case format
+                case voice
+                case speed
+            }
+
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.voice = try reader.optional(VoiceIDsShared.self, .voice)
+                self.speed = try reader.optional(Swift.Double.self, .speed)
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.format, forKey: .format)
+                try container.encodeIfPresent(self.voice, forKey: .voice)
+                try container.encodeIfPresent(self.speed, forKey: .speed)
+            }
+        }
+    }
+
+    /// Configuration options for tracing. Set to null to disable tracing. Once
+    /// tracing is enabled for a session, the configuration cannot be modified.
+    ///
+    /// `auto` will create a trace for the session with default values for the
+    /// workflow name, group id, and metadata.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/tracing`.
+    public enum Tracing: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// Default tracing mode for the session.
+        case string(Swift.String)
+        /// Granular configuration for tracing.
+        case tracingConfiguration(RealtimeSessionCreateResponse.Tracing.TracingConfiguration)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase(RealtimeSessionCreateResponse.Tracing.TracingConfiguration.self) {
+                self = .tracingConfiguration(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .tracingConfiguration(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// Granular configuration for tracing.
+        ///
+        /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/tracing/oneOf/1`.
+        public struct TracingConfiguration: Codable, Hashable, Sendable, SpecDeviationReporting {
+            /// The name of the workflow to attach to this trace. This is used to
+            /// name the trace in the traces dashboard.
+            public var workflowName: Swift.String?
+            /// The group id to attach to this trace to enable filtering and
+            /// grouping in the traces dashboard.
+            public var groupID: Swift.String?
+            /// The arbitrary metadata to attach to this trace to enable
+            /// filtering in the traces dashboard.
+            public var metadata: [Swift.String: JSONValue]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `TracingConfiguration`.
+            ///
+            /// - Parameters:
+            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
+            ///   - groupID: The group id to attach to this trace to enable filtering and
+            ///   - metadata: The arbitrary metadata to attach to this trace to enable
+            public init(
+                workflowName: Swift.String? = nil,
+                groupID: Swift.String? = nil,
+                metadata: [Swift.String: JSONValue]? = nil
+            ) {
+                self.workflowName = workflowName
+                self.groupID = groupID
+                self.metadata = metadata
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case workflowName = "workflow_name"
+                case groupID = "group_id"
+                case metadata
+            }
+
+            /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.workflowName = try reader.optional(Swift.String.self, .workflowName)
+                self.groupID = try reader.optional(Swift.String.self, .groupID)
+                self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.workflowName, forKey: .workflowName)
+                try container.encodeIfPresent(self.groupID, forKey: .groupID)
+                try container.encodeIfPresent(self.metadata, forKey: .metadata)
+            }
+        }
+    }
+
+    /// Configuration for turn detection. Can be set to `null` to turn off. Server
+    /// VAD means that the model will detect the start and end of speech based on
+    /// audio volume and respond at the end of user speech.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/turn_detection`.
+    public struct TurnDetection: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// Type of turn detection, only `server_vad` is currently supported.
+        public var type: Swift.String?
+        /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        /// higher threshold will require louder audio to activate the model, and
+        /// thus might perform better in noisy environments.
+        public var threshold: Swift.Double?
+        /// Amount of audio to include before the VAD detected speech (in
+        /// milliseconds). Defaults to 300ms.
+        public var prefixPaddingMs: Swift.Int?
+        /// Duration of silence to detect speech stop (in milliseconds). Defaults
+        /// to 500ms. With shorter values the model will respond more quickly,
+        /// but may jump in on short pauses from the user.
+        public var silenceDurationMs: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `TurnDetection`.
+        ///
+        /// - Parameters:
+        ///   - type: Type of turn detection, only `server_vad` is currently supported.
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+        public init(
+            type: Swift.String? = nil,
+            threshold: Swift.Double? = nil,
+            prefixPaddingMs: Swift.Int? = nil,
+            silenceDurationMs: Swift.Int? = nil
+        ) {
+            self.type = type
+            self.threshold = threshold
+            self.prefixPaddingMs = prefixPaddingMs
+            self.silenceDurationMs = silenceDurationMs
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case type
+            case threshold
+            case prefixPaddingMs = "prefix_padding_ms"
+            case silenceDurationMs = "silence_duration_ms"
+        }
+
+        /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.threshold = try reader.optional(Swift.Double.self, .threshold)
+            self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
+            self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.type, forKey: .type)
+            try container.encodeIfPresent(self.threshold, forKey: .threshold)
+            try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
+            try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
+        }
+    }
+
+    /// Maximum number of output tokens for a single assistant response,
+    /// inclusive of tool calls. Provide an integer between 1 and 4096 to
+    /// limit output tokens, or `inf` for the maximum available tokens for a
+    /// given model. Defaults to `inf`.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/max_output_tokens`.
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        case integer(Swift.Int)
+        case string(Swift.String)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.Int.self) {
+                self = .integer(value)
+                return
+            }
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .integer(let value): try value.encode(to: encoder)
+            case .string(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A Realtime session configuration object.
+///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA`.
-public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
+public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
@@ -53,6 +748,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     public var truncation: RealtimeTruncation?
     /// The `prompt` member.
     public var prompt: Prompt?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeSessionCreateResponseGa`.
     ///
@@ -122,28 +819,30 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RealtimeSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeSessionCreateResponseGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("realtime", forKey: .type)
-        try container.decodeConstant("realtime.session", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.outputModalities = try container.decodeIfPresent([RealtimeSessionCreateResponseGa.OutputModality].self, forKey: .outputModalities)
-        self.model = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.ModelValue.self, forKey: .model)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.audio = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.self, forKey: .audio)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-        self.tracing = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Tracing.self, forKey: .tracing)
-        self.tools = try container.decodeIfPresent([RealtimeSessionCreateResponseGa.ToolValue].self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.ToolChoiceValue.self, forKey: .toolChoice)
-        self.reasoning = try container.decodeIfPresent(RealtimeReasoning.self, forKey: .reasoning)
-        self.maxOutputTokens = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.MaxOutputTokens.self, forKey: .maxOutputTokens)
-        self.truncation = try container.decodeIfPresent(RealtimeTruncation.self, forKey: .truncation)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("realtime", .type, required: true)
+        try reader.constant("realtime.session", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.outputModalities = try reader.optional([RealtimeSessionCreateResponseGa.OutputModality].self, .outputModalities)
+        self.model = try reader.optional(RealtimeSessionCreateResponseGa.ModelValue.self, .model)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.audio = try reader.optional(RealtimeSessionCreateResponseGa.Audio.self, .audio)
+        self.include = try reader.optional([Swift.String].self, .include)
+        self.tracing = try reader.optional(RealtimeSessionCreateResponseGa.Tracing.self, .tracing)
+        self.tools = try reader.optional([RealtimeSessionCreateResponseGa.ToolValue].self, .tools)
+        self.toolChoice = try reader.optional(RealtimeSessionCreateResponseGa.ToolChoiceValue.self, .toolChoice)
+        self.reasoning = try reader.optional(RealtimeReasoning.self, .reasoning)
+        self.maxOutputTokens = try reader.optional(RealtimeSessionCreateResponseGa.MaxOutputTokens.self, .maxOutputTokens)
+        self.truncation = try reader.optional(RealtimeTruncation.self, .truncation)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -261,11 +960,13 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Configuration for input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `input` member.
         public var input: RealtimeSessionCreateResponseGa.Audio.Input?
         /// The `output` member.
         public var output: RealtimeSessionCreateResponseGa.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -285,14 +986,16 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Input.self, forKey: .input)
-            self.output = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Output.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeSessionCreateResponseGa.Audio.Input.self, .input)
+            self.output = try reader.optional(RealtimeSessionCreateResponseGa.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -307,7 +1010,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// The `input` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the input audio.
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
@@ -318,6 +1021,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
             public var noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction?
             /// The `turn_detection` member.
             public var turnDetection: RealtimeTurnDetection?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Input`.
             ///
@@ -345,16 +1050,18 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.transcription = try reader.optional(AudioTranscriptionResponse.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.turnDetection = try reader.optional(RealtimeTurnDetection.self, .turnDetection)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -373,9 +1080,11 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -389,13 +1098,15 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.optional(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -411,7 +1122,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// The `output` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
             public var format: RealtimeAudioFormats?
             /// The voice the model uses to respond. Voice cannot be changed during the
@@ -426,6 +1137,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
             /// This parameter is a post-processing adjustment to the audio after it is generated, it's
             /// also possible to prompt the model to speak faster or slower.
             public var speed: Swift.Double?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Output`.
             ///
@@ -449,15 +1162,17 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                 case speed
             }
 
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.voice = try container.decodeIfPresent(VoiceIDsShared.self, forKey: .voice)
-                self.speed = try container.decodeIfPresent(Swift.Double.self, forKey: .speed)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.voice = try reader.optional(VoiceIDsShared.self, .voice)
+                self.speed = try reader.optional(Swift.Double.self, .speed)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -481,7 +1196,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0`.
-    public enum Tracing: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Tracing: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
         case string(Swift.String)
         /// Granular configuration for tracing.
@@ -496,11 +1211,11 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration(from: decoder) {
+            if let value = decoder.attemptCase(RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration.self) {
                 self = .tracingConfiguration(value)
                 return
             }
@@ -521,7 +1236,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         /// Granular configuration for tracing.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0/oneOf/1`.
-        public struct TracingConfiguration: Codable, Hashable, Sendable {
+        public struct TracingConfiguration: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The name of the workflow to attach to this trace. This is used to
             /// name the trace in the Traces Dashboard.
             public var workflowName: Swift.String?
@@ -531,6 +1246,8 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
             /// The arbitrary metadata to attach to this trace to enable
             /// filtering in the Traces Dashboard.
             public var metadata: [Swift.String: JSONValue]?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `TracingConfiguration`.
             ///
@@ -554,15 +1271,17 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
                 case metadata
             }
 
-            /// Decodes `TracingConfiguration` from its JSON object; members it does not declare are ignored.
+            /// Decodes `TracingConfiguration` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.workflowName = try container.decodeIfPresent(Swift.String.self, forKey: .workflowName)
-                self.groupID = try container.decodeIfPresent(Swift.String.self, forKey: .groupID)
-                self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.workflowName = try reader.optional(Swift.String.self, .workflowName)
+                self.groupID = try reader.optional(Swift.String.self, .groupID)
+                self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -582,7 +1301,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `function`
         case function(RealtimeFunctionTool)
         /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
@@ -622,7 +1341,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tool_choice`.
-    public enum ToolChoiceValue: Codable, Hashable, Sendable {
+    public enum ToolChoiceValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Controls which (if any) tool is called by the model.
         case options(ToolChoiceOptions)
         /// Use this option to force the model to call a specific function.
@@ -636,15 +1355,15 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? ToolChoiceOptions(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceOptions.self) {
                 self = .options(value)
                 return
             }
-            if let value = try? ToolChoiceFunction(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceFunction.self) {
                 self = .function(value)
                 return
             }
-            if let value = try? ToolChoiceMCP(from: decoder) {
+            if let value = decoder.attemptCase(ToolChoiceMCP.self) {
                 self = .mcp(value)
                 return
             }
@@ -672,7 +1391,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/max_output_tokens`.
-    public enum MaxOutputTokens: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum MaxOutputTokens: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case integer(Swift.Int)
         case string(Swift.String)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -685,11 +1404,11 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.Int(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Int.self) {
                 self = .integer(value)
                 return
             }
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
@@ -712,7 +1431,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable {
 /// Realtime transcription session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest`.
-public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Sendable {
+public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
     public var turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection?
     /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
@@ -728,6 +1447,8 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
     /// The set of items to include in the transcription. Current available items are:
     /// `item.input_audio_transcription.logprobs`
     public var include: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateRequest`.
     ///
@@ -759,17 +1480,19 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
         case include
     }
 
-    /// Decodes `RealtimeTranscriptionSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.TurnDetection.self, forKey: .turnDetection)
-        self.inputAudioNoiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction.self, forKey: .inputAudioNoiseReduction)
-        self.inputAudioFormat = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequest.InputAudioFormat.self, forKey: .inputAudioFormat)
-        self.inputAudioTranscription = try container.decodeIfPresent(AudioTranscription.self, forKey: .inputAudioTranscription)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateRequest.TurnDetection.self, .turnDetection)
+        self.inputAudioNoiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction.self, .inputAudioNoiseReduction)
+        self.inputAudioFormat = try reader.optional(RealtimeTranscriptionSessionCreateRequest.InputAudioFormat.self, .inputAudioFormat)
+        self.inputAudioTranscription = try reader.optional(AudioTranscription.self, .inputAudioTranscription)
+        self.include = try reader.optional([Swift.String].self, .include)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -787,7 +1510,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
     /// Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/turn_detection`.
-    public struct TurnDetection: Codable, Hashable, Sendable {
+    public struct TurnDetection: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
         /// higher threshold will require louder audio to activate the model, and
         /// thus might perform better in noisy environments.
@@ -799,6 +1522,8 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
         /// to 500ms. With shorter values the model will respond more quickly,
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `TurnDetection`.
         ///
@@ -823,16 +1548,18 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
             case type
         }
 
-        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("server_vad", forKey: .type)
-            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("server_vad", .type, required: false)
+            self.threshold = try reader.optional(Swift.Double.self, .threshold)
+            self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
+            self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -852,9 +1579,11 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
     /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequest/properties/input_audio_noise_reduction`.
-    public struct InputAudioNoiseReduction: Codable, Hashable, Sendable {
+    public struct InputAudioNoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
         public var type: NoiseReductionType?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputAudioNoiseReduction`.
         ///
@@ -868,13 +1597,15 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
             case type
         }
 
-        /// Decodes `InputAudioNoiseReduction` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioNoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(NoiseReductionType.self, .type)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -914,13 +1645,15 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
 /// Realtime transcription session object configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA`.
-public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Sendable {
+public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Configuration for input and output audio.
     public var audio: RealtimeTranscriptionSessionCreateRequestGa.Audio?
     /// Additional fields to include in server outputs.
     ///
     /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
     public var include: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateRequestGa`.
     ///
@@ -941,15 +1674,17 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeTranscriptionSessionCreateRequestGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateRequestGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription", forKey: .type)
-        self.audio = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.self, forKey: .audio)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcription", .type, required: true)
+        self.audio = try reader.optional(RealtimeTranscriptionSessionCreateRequestGa.Audio.self, .audio)
+        self.include = try reader.optional([Swift.String].self, .include)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -965,9 +1700,11 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
     /// Configuration for input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `input` member.
         public var input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -981,13 +1718,15 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
             case input
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.self, forKey: .input)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.self, .input)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1001,7 +1740,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
         /// The `input` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `format` member.
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
@@ -1012,6 +1751,8 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
             public var noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction?
             /// The `turn_detection` member.
             public var turnDetection: RealtimeTurnDetection?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Input`.
             ///
@@ -1039,16 +1780,18 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscription.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeTurnDetection.self, forKey: .turnDetection)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.transcription = try reader.optional(AudioTranscription.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.turnDetection = try reader.optional(RealtimeTurnDetection.self, .turnDetection)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1067,9 +1810,11 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -1083,13 +1828,15 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
                     case type
                 }
 
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.optional(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -1111,7 +1858,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
 /// property is not present when a session is updated via the WebSocket API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse`.
-public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sendable {
+public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Ephemeral key returned by the API. Only present when the session is
     /// created on the server via REST API.
     public var clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret
@@ -1126,6 +1873,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
     /// VAD means that the model will detect the start and end of speech based on
     /// audio volume and respond at the end of user speech.
     public var turnDetection: RealtimeTranscriptionSessionCreateResponse.TurnDetection?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateResponse`.
     ///
@@ -1157,17 +1906,19 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         case turnDetection = "turn_detection"
     }
 
-    /// Decodes `RealtimeTranscriptionSessionCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.clientSecret = try container.decode(RealtimeTranscriptionSessionCreateResponse.ClientSecret.self, forKey: .clientSecret)
-        self.modalities = try container.decodeIfPresent([RealtimeTranscriptionSessionCreateResponse.Modality].self, forKey: .modalities)
-        self.inputAudioFormat = try container.decodeIfPresent(Swift.String.self, forKey: .inputAudioFormat)
-        self.inputAudioTranscription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .inputAudioTranscription)
-        self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponse.TurnDetection.self, forKey: .turnDetection)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.clientSecret = try reader.required(RealtimeTranscriptionSessionCreateResponse.ClientSecret.self, .clientSecret)
+        self.modalities = try reader.optional([RealtimeTranscriptionSessionCreateResponse.Modality].self, .modalities)
+        self.inputAudioFormat = try reader.optional(Swift.String.self, .inputAudioFormat)
+        self.inputAudioTranscription = try reader.optional(AudioTranscriptionResponse.self, .inputAudioTranscription)
+        self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponse.TurnDetection.self, .turnDetection)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1186,7 +1937,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
     /// created on the server via REST API.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/client_secret`.
-    public struct ClientSecret: Codable, Hashable, Sendable {
+    public struct ClientSecret: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Ephemeral key usable in client environments to authenticate connections
         /// to the Realtime API. Use this in client-side environments rather than
         /// a standard API token, which should only be used server-side.
@@ -1196,6 +1947,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         ///
         /// Unix time, in seconds.
         public var expiresAt: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ClientSecret`.
         ///
@@ -1215,14 +1968,16 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
             case expiresAt = "expires_at"
         }
 
-        /// Decodes `ClientSecret` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ClientSecret` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.value = try container.decode(Swift.String.self, forKey: .value)
-            self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.value = try reader.required(Swift.String.self, .value)
+            self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1259,7 +2014,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
     /// audio volume and respond at the end of user speech.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/turn_detection`.
-    public struct TurnDetection: Codable, Hashable, Sendable {
+    public struct TurnDetection: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Type of turn detection, only `server_vad` is currently supported.
         public var type: Swift.String?
         /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
@@ -1273,6 +2028,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         /// to 500ms. With shorter values the model will respond more quickly,
         /// but may jump in on short pauses from the user.
         public var silenceDurationMs: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `TurnDetection`.
         ///
@@ -1300,16 +2057,18 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
             case silenceDurationMs = "silence_duration_ms"
         }
 
-        /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.threshold = try reader.optional(Swift.Double.self, .threshold)
+            self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
+            self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1328,7 +2087,7 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
 /// A Realtime transcription session configuration object.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA`.
-public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, Sendable {
+public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// The object type. Always `realtime.transcription_session`.
@@ -1342,6 +2101,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
     public var include: [Swift.String]?
     /// Configuration for input audio for the session.
     public var audio: RealtimeTranscriptionSessionCreateResponseGa.Audio?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranscriptionSessionCreateResponseGa`.
     ///
@@ -1374,18 +2135,20 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeTranscriptionSessionCreateResponseGa` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranscriptionSessionCreateResponseGa` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("transcription", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.include = try container.decodeIfPresent([Swift.String].self, forKey: .include)
-        self.audio = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("transcription", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.include = try reader.optional([Swift.String].self, .include)
+        self.audio = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1404,9 +2167,11 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
     /// Configuration for input audio for the session.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `input` member.
         public var input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -1420,13 +2185,15 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
             case input
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.self, forKey: .input)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.self, .input)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1440,7 +2207,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
         /// The `input` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `format` member.
             public var format: RealtimeAudioFormats?
             /// Configuration of the transcription model.
@@ -1449,6 +2216,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
             public var noiseReduction: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction?
             /// Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
             public var turnDetection: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Input`.
             ///
@@ -1476,16 +2245,18 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                 case turnDetection = "turn_detection"
             }
 
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.format = try container.decodeIfPresent(RealtimeAudioFormats.self, forKey: .format)
-                self.transcription = try container.decodeIfPresent(AudioTranscriptionResponse.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-                self.turnDetection = try container.decodeIfPresent(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection.self, forKey: .turnDetection)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.format = try reader.optional(RealtimeAudioFormats.self, .format)
+                self.transcription = try reader.optional(AudioTranscriptionResponse.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.turnDetection = try reader.optional(RealtimeTranscriptionSessionCreateResponseGa.Audio.Input.TurnDetection.self, .turnDetection)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1502,9 +2273,11 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
             /// Configuration for input audio noise reduction.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/noise_reduction`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -1518,13 +2291,15 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                     case type
                 }
 
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(NoiseReductionType.self, forKey: .type)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.optional(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -1541,7 +2316,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
             /// audio volume and respond at the end of user speech. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input/properties/turn_detection/anyOf/0`.
-            public struct TurnDetection: Codable, Hashable, Sendable {
+            public struct TurnDetection: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of turn detection, only `server_vad` is currently supported.
                 public var type: Swift.String?
                 /// Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
@@ -1555,6 +2330,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                 /// to 500ms. With shorter values the model will respond more quickly,
                 /// but may jump in on short pauses from the user.
                 public var silenceDurationMs: Swift.Int?
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `TurnDetection`.
                 ///
@@ -1582,16 +2359,18 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                     case silenceDurationMs = "silence_duration_ms"
                 }
 
-                /// Decodes `TurnDetection` from its JSON object; members it does not declare are ignored.
+                /// Decodes `TurnDetection` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-                    self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-                    self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-                    self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.optional(Swift.String.self, .type)
+                    self.threshold = try reader.optional(Swift.Double.self, .threshold)
+                    self.prefixPaddingMs = try reader.optional(Swift.Int.self, .prefixPaddingMs)
+                    self.silenceDurationMs = try reader.optional(Swift.Int.self, .silenceDurationMs)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -1614,7 +2393,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEvent`.
-public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable {
+public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Send this event to update the translation session configuration. Translation (type: `session.update`)
     case sessionUpdate(RealtimeTranslationClientEventSessionUpdate)
     /// Send this event to append audio bytes to the translation session input audio buffer. (type: `session.input_audio_buffer.append`)
@@ -1670,11 +2449,13 @@ public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable {
 /// the previous audio rather than as a real-world pause.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventInputAudioBufferAppend`.
-public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Hashable, Sendable {
+public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Base64-encoded 24 kHz PCM16 mono audio bytes.
     public var audio: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationClientEventInputAudioBufferAppend`.
     ///
@@ -1695,15 +2476,17 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Has
         case type
     }
 
-    /// Decodes `RealtimeTranslationClientEventInputAudioBufferAppend` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientEventInputAudioBufferAppend` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.input_audio_buffer.append", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.audio = try container.decode(Swift.String.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.input_audio_buffer.append", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.audio = try reader.required(Swift.String.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1722,9 +2505,11 @@ public struct RealtimeTranslationClientEventInputAudioBufferAppend: Codable, Has
 /// session.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionClose`.
-public struct RealtimeTranslationClientEventSessionClose: Codable, Hashable, Sendable {
+public struct RealtimeTranslationClientEventSessionClose: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationClientEventSessionClose`.
     ///
@@ -1739,14 +2524,16 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `RealtimeTranslationClientEventSessionClose` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientEventSessionClose` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.close", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.close", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1764,12 +2551,14 @@ public struct RealtimeTranslationClientEventSessionClose: Codable, Hashable, Sen
 /// and `audio.input.noise_reduction`.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEventSessionUpdate`.
-public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Sendable {
+public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Optional client-generated ID used to identify this event.
     public var eventID: Swift.String?
     /// Translation session fields to update. The session `type` and `model` are set
     /// at creation and cannot be changed with `session.update`.
     public var session: RealtimeTranslationSessionUpdateRequest
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationClientEventSessionUpdate`.
     ///
@@ -1790,15 +2579,17 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeTranslationClientEventSessionUpdate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientEventSessionUpdate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.update", forKey: .type)
-        self.eventID = try container.decodeIfPresent(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranslationSessionUpdateRequest.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.update", .type, required: true)
+        self.eventID = try reader.optional(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranslationSessionUpdateRequest.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1815,7 +2606,7 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Se
 /// Create a translation session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest`.
-public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, Sendable {
+public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Configuration for the client secret expiration. Expiration refers to the time after which
     /// a client secret will no longer be valid for creating sessions. The session itself may
     /// continue after that time once started. A secret can be used to create multiple sessions
@@ -1824,6 +2615,8 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
     /// Realtime translation session configuration. Translation sessions stream source
     /// audio in and translated audio plus transcript deltas out continuously.
     public var session: RealtimeTranslationSessionCreateRequest
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationClientSecretCreateRequest`.
     ///
@@ -1843,14 +2636,16 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
         case session
     }
 
-    /// Decodes `RealtimeTranslationClientSecretCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientSecretCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.expiresAfter = try container.decodeIfPresent(RealtimeTranslationClientSecretCreateRequest.ExpiresAfter.self, forKey: .expiresAfter)
-        self.session = try container.decode(RealtimeTranslationSessionCreateRequest.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.expiresAfter = try reader.optional(RealtimeTranslationClientSecretCreateRequest.ExpiresAfter.self, .expiresAfter)
+        self.session = try reader.required(RealtimeTranslationSessionCreateRequest.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1868,9 +2663,11 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
     /// until it expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateRequest/properties/expires_after`.
-    public struct ExpiresAfter: Codable, Hashable, Sendable {
+    public struct ExpiresAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
         public var seconds: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ExpiresAfter`.
         ///
@@ -1885,14 +2682,16 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
             case anchor
         }
 
-        /// Decodes `ExpiresAfter` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ExpiresAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstantIfPresent("created_at", forKey: .anchor)
-            self.seconds = try container.decodeIfPresent(Swift.Int.self, forKey: .seconds)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("created_at", .anchor, required: false)
+            self.seconds = try reader.optional(Swift.Int.self, .seconds)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1909,7 +2708,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
 /// Response from creating a translation session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateResponse`.
-public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, Sendable {
+public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
@@ -1919,6 +2718,8 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
     /// A Realtime translation session. Translation sessions continuously translate input
     /// audio into the configured output language.
     public var session: RealtimeTranslationSession
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationClientSecretCreateResponse`.
     ///
@@ -1942,15 +2743,17 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
         case session
     }
 
-    /// Decodes `RealtimeTranslationClientSecretCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationClientSecretCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
-        self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        self.session = try container.decode(RealtimeTranslationSession.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.value = try reader.required(Swift.String.self, .value)
+        self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+        self.session = try reader.required(RealtimeTranslationSession.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1969,7 +2772,7 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEvent`.
-public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable {
+public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Returned when an error occurs, which could be a client problem or a server (type: `error`)
     case error(RealtimeServerEventError)
     /// Returned when a translation session is created. Emitted automatically when a (type: `session.created`)
@@ -2031,9 +2834,11 @@ public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable {
 /// Returned when a realtime translation session is closed.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionClosed`.
-public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Sendable {
+public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationServerEventSessionClosed`.
     ///
@@ -2048,14 +2853,16 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `RealtimeTranslationServerEventSessionClosed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionClosed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.closed", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.closed", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2073,11 +2880,13 @@ public struct RealtimeTranslationServerEventSessionClosed: Codable, Hashable, Se
 /// the default translation session configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionCreated`.
-public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, Sendable {
+public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The translation session configuration.
     public var session: RealtimeTranslationSession
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationServerEventSessionCreated`.
     ///
@@ -2098,15 +2907,17 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeTranslationServerEventSessionCreated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.created", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranslationSession.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.created", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranslationSession.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2127,13 +2938,15 @@ public struct RealtimeTranslationServerEventSessionCreated: Codable, Hashable, S
 /// unconditional spaces between deltas.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionInputTranscriptDelta`.
-public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable, Hashable, Sendable {
+public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Append-only source-language transcript text.
     public var delta: Swift.String
     /// The `elapsed_ms` member.
     public var elapsedMs: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationServerEventSessionInputTranscriptDelta`.
     ///
@@ -2158,16 +2971,18 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
         case type
     }
 
-    /// Decodes `RealtimeTranslationServerEventSessionInputTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionInputTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.input_transcript.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.elapsedMs = try container.decodeIfPresent(Swift.Int.self, forKey: .elapsedMs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.input_transcript.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.elapsedMs = try reader.optional(Swift.Int.self, .elapsedMs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2187,7 +3002,7 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
 /// complete delta instead of assuming a fixed byte or sample count.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionOutputAudioDelta`.
-public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Hashable, Sendable {
+public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Base64-encoded translated audio data.
@@ -2198,6 +3013,8 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
     public var channels: Swift.Int?
     /// The `elapsed_ms` member.
     public var elapsedMs: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationServerEventSessionOutputAudioDelta`.
     ///
@@ -2231,19 +3048,21 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
         case format
     }
 
-    /// Decodes `RealtimeTranslationServerEventSessionOutputAudioDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionOutputAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.output_audio.delta", forKey: .type)
-        try container.decodeConstantIfPresent("pcm16", forKey: .format)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sampleRate = try container.decodeIfPresent(Swift.Int.self, forKey: .sampleRate)
-        self.channels = try container.decodeIfPresent(Swift.Int.self, forKey: .channels)
-        self.elapsedMs = try container.decodeIfPresent(Swift.Int.self, forKey: .elapsedMs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.output_audio.delta", .type, required: true)
+        try reader.constant("pcm16", .format, required: false)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sampleRate = try reader.optional(Swift.Int.self, .sampleRate)
+        self.channels = try reader.optional(Swift.Int.self, .channels)
+        self.elapsedMs = try reader.optional(Swift.Int.self, .elapsedMs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2267,13 +3086,15 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
 /// unconditional spaces between deltas.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionOutputTranscriptDelta`.
-public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codable, Hashable, Sendable {
+public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// Append-only transcript text for the translated output audio.
     public var delta: Swift.String
     /// The `elapsed_ms` member.
     public var elapsedMs: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationServerEventSessionOutputTranscriptDelta`.
     ///
@@ -2298,16 +3119,18 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
         case type
     }
 
-    /// Decodes `RealtimeTranslationServerEventSessionOutputTranscriptDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionOutputTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.output_transcript.delta", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.elapsedMs = try container.decodeIfPresent(Swift.Int.self, forKey: .elapsedMs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.output_transcript.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.elapsedMs = try reader.optional(Swift.Int.self, .elapsedMs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2326,11 +3149,13 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
 /// unless there is an error.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEventSessionUpdated`.
-public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, Sendable {
+public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
     /// The translation session configuration.
     public var session: RealtimeTranslationSession
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationServerEventSessionUpdated`.
     ///
@@ -2351,15 +3176,17 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `RealtimeTranslationServerEventSessionUpdated` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationServerEventSessionUpdated` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("session.updated", forKey: .type)
-        self.eventID = try container.decode(Swift.String.self, forKey: .eventID)
-        self.session = try container.decode(RealtimeTranslationSession.self, forKey: .session)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("session.updated", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.session = try reader.required(RealtimeTranslationSession.self, .session)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2377,7 +3204,7 @@ public struct RealtimeTranslationServerEventSessionUpdated: Codable, Hashable, S
 /// audio into the configured output language.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession`.
-public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
+public struct RealtimeTranslationSession: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the session that looks like `sess_1234567890abcdef`.
     public var id: Swift.String
     /// Expiration timestamp for the session, in seconds since epoch.
@@ -2389,6 +3216,8 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
     public var model: Swift.String
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSession.Audio
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationSession`.
     ///
@@ -2417,17 +3246,19 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RealtimeTranslationSession` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationSession` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("translation", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.audio = try container.decode(RealtimeTranslationSession.Audio.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("translation", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.audio = try reader.required(RealtimeTranslationSession.Audio.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2445,11 +3276,13 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
     /// Configuration for translation input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `input` member.
         public var input: RealtimeTranslationSession.Audio.Input?
         /// The `output` member.
         public var output: RealtimeTranslationSession.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -2469,14 +3302,16 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
             case output
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Input.self, forKey: .input)
-            self.output = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Output.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeTranslationSession.Audio.Input.self, .input)
+            self.output = try reader.optional(RealtimeTranslationSession.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2491,11 +3326,13 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
         /// The `input` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `transcription` member.
             public var transcription: RealtimeTranslationSession.Audio.Input.Transcription?
             /// The `noise_reduction` member.
             public var noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Input`.
             ///
@@ -2515,14 +3352,16 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 case noiseReduction = "noise_reduction"
             }
 
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.transcription = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Input.Transcription.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeTranslationSession.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.transcription = try reader.optional(RealtimeTranslationSession.Audio.Input.Transcription.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeTranslationSession.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2539,9 +3378,11 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
             /// the input audio stream.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input/properties/transcription/anyOf/0`.
-            public struct Transcription: Codable, Hashable, Sendable {
+            public struct Transcription: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// The transcription model used for source transcript deltas.
                 public var model: Swift.String
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `Transcription`.
                 ///
@@ -2555,13 +3396,15 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                     case model
                 }
 
-                /// Decodes `Transcription` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.model = try container.decode(Swift.String.self, forKey: .model)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.model = try reader.required(Swift.String.self, .model)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -2576,9 +3419,11 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
             /// Optional input noise reduction.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -2592,13 +3437,15 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                     case type
                 }
 
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decode(NoiseReductionType.self, forKey: .type)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.required(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -2614,9 +3461,11 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
         /// The `output` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Output`.
             ///
@@ -2630,13 +3479,15 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
                 case language
             }
 
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.language = try reader.optional(Swift.String.self, .language)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2654,11 +3505,13 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable {
 /// audio in and translated audio plus transcript deltas out continuously.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest`.
-public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendable {
+public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Realtime translation model used for this session.
     public var model: Swift.String
     /// Configuration for translation input and output audio.
     public var audio: RealtimeTranslationSessionCreateRequest.Audio?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeTranslationSessionCreateRequest`.
     ///
@@ -2678,14 +3531,16 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
         case audio
     }
 
-    /// Decodes `RealtimeTranslationSessionCreateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RealtimeTranslationSessionCreateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.audio = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.self, forKey: .audio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.audio = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.self, .audio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2700,11 +3555,13 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
     /// Configuration for translation input and output audio.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `input` member.
         public var input: RealtimeTranslationSessionCreateRequest.Audio.Input?
         /// The `output` member.
         public var output: RealtimeTranslationSessionCreateRequest.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
         ///
@@ -2724,14 +3581,16 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             case output
         }
 
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Input.self, forKey: .input)
-            self.output = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Output.self, forKey: .output)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Input.self, .input)
+            self.output = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2746,11 +3605,13 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
         /// The `input` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `transcription` member.
             public var transcription: RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription?
             /// The `noise_reduction` member.
             public var noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Input`.
             ///
@@ -2770,14 +3631,16 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 case noiseReduction = "noise_reduction"
             }
 
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.transcription = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.transcription = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2794,9 +3657,11 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             /// the input audio stream.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input/properties/transcription/anyOf/0`.
-            public struct Transcription: Codable, Hashable, Sendable {
+            public struct Transcription: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// The transcription model to use for source transcript deltas.
                 public var model: Swift.String
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `Transcription`.
                 ///
@@ -2810,13 +3675,15 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                     case model
                 }
 
-                /// Decodes `Transcription` from its JSON object; members it does not declare are ignored.
+                /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.model = try container.decode(Swift.String.self, forKey: .model)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.model = try reader.required(Swift.String.self, .model)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -2831,9 +3698,11 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             /// Optional input noise reduction. Set to `null` to disable it.
             ///
             /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
                 public var type: NoiseReductionType
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
 
                 /// Creates a new `NoiseReduction`.
                 ///
@@ -2847,13 +3716,15 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                     case type
                 }
 
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
                 ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
                 public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decode(NoiseReductionType.self, forKey: .type)
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.required(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
                 }
 
                 /// Encodes this value as its JSON object, constants included.
@@ -2869,9 +3740,11 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
         /// The `output` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Output`.
             ///
@@ -2885,13 +3758,15 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 case language
             }
 
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.language = try reader.optional(Swift.String.self, .language)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2901,624 +3776,6 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encodeIfPresent(self.language, forKey: .language)
             }
-        }
-    }
-}
-
-/// Realtime translation session fields that can be updated with `session.update`.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest`.
-public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendable {
-    /// Configuration for translation input and output audio.
-    public var audio: RealtimeTranslationSessionUpdateRequest.Audio?
-
-    /// Creates a new `RealtimeTranslationSessionUpdateRequest`.
-    ///
-    /// - Parameters:
-    ///   - audio: Configuration for translation input and output audio.
-    public init(audio: RealtimeTranslationSessionUpdateRequest.Audio? = nil) {
-        self.audio = audio
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case audio
-    }
-
-    /// Decodes `RealtimeTranslationSessionUpdateRequest` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.audio = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.self, forKey: .audio)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-    }
-
-    /// Configuration for translation input and output audio.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable {
-        /// The `input` member.
-        public var input: RealtimeTranslationSessionUpdateRequest.Audio.Input?
-        /// The `output` member.
-        public var output: RealtimeTranslationSessionUpdateRequest.Audio.Output?
-
-        /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
-        public init(
-            input: RealtimeTranslationSessionUpdateRequest.Audio.Input? = nil,
-            output: RealtimeTranslationSessionUpdateRequest.Audio.Output? = nil
-        ) {
-            self.input = input
-            self.output = output
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case input
-            case output
-        }
-
-        /// Decodes `Audio` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.input = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Input.self, forKey: .input)
-            self.output = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Output.self, forKey: .output)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.input, forKey: .input)
-            try container.encodeIfPresent(self.output, forKey: .output)
-        }
-
-        /// The `input` schema.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable {
-            /// The `transcription` member.
-            public var transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription?
-            /// The `noise_reduction` member.
-            public var noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction?
-
-            /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - transcription: The `transcription` member.
-            ///   - noiseReduction: The `noise_reduction` member.
-            public init(
-                transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription? = nil,
-                noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction? = nil
-            ) {
-                self.transcription = transcription
-                self.noiseReduction = noiseReduction
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case transcription
-                case noiseReduction = "noise_reduction"
-            }
-
-            /// Decodes `Input` from its JSON object; members it does not declare are ignored.
-            ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.transcription = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription.self, forKey: .transcription)
-                self.noiseReduction = try container.decodeIfPresent(RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction.self, forKey: .noiseReduction)
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.transcription, forKey: .transcription)
-                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
-            }
-
-            /// Optional source-language transcription. When configured, the server emits
-            /// `session.input_transcript.delta` events. Translation itself still runs from
-            /// the input audio stream.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/transcription/anyOf/0`.
-            public struct Transcription: Codable, Hashable, Sendable {
-                /// The transcription model to use for source transcript deltas.
-                public var model: Swift.String
-
-                /// Creates a new `Transcription`.
-                ///
-                /// - Parameters:
-                ///   - model: The transcription model to use for source transcript deltas.
-                public init(model: Swift.String) {
-                    self.model = model
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case model
-                }
-
-                /// Decodes `Transcription` from its JSON object; members it does not declare are ignored.
-                ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.model = try container.decode(Swift.String.self, forKey: .model)
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(self.model, forKey: .model)
-                }
-            }
-
-            /// Optional input noise reduction. Set to `null` to disable it.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
-            public struct NoiseReduction: Codable, Hashable, Sendable {
-                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public var type: NoiseReductionType
-
-                /// Creates a new `NoiseReduction`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(type: NoiseReductionType) {
-                    self.type = type
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                }
-
-                /// Decodes `NoiseReduction` from its JSON object; members it does not declare are ignored.
-                ///
-                /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-                ///   of a member whose value does not fit its type.
-                public init(from decoder: any Decoder) throws {
-                    let container = try decoder.container(keyedBy: CodingKeys.self)
-                    self.type = try container.decode(NoiseReductionType.self, forKey: .type)
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(self.type, forKey: .type)
-                }
-            }
-        }
-
-        /// The `output` schema.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable {
-            /// Target language for translated output audio and transcript deltas.
-            public var language: Swift.String?
-
-            /// Creates a new `Output`.
-            ///
-            /// - Parameters:
-            ///   - language: Target language for translated output audio and transcript deltas.
-            public init(language: Swift.String? = nil) {
-                self.language = language
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case language
-            }
-
-            /// Decodes `Output` from its JSON object; members it does not declare are ignored.
-            ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.language = try container.decodeIfPresent(Swift.String.self, forKey: .language)
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.language, forKey: .language)
-            }
-        }
-    }
-}
-
-/// When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
-///
-/// Clients can configure truncation behavior to truncate with a lower max token limit, which is an effective way to control token usage and cost.
-///
-/// Truncation will reduce the number of cached tokens on the next turn (busting the cache), since messages are dropped from the beginning of the context. However, clients can also configure truncation to retain messages up to a fraction of the maximum context size, which will reduce the need for future truncations and thus improve the cache rate.
-///
-/// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
-///
-/// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTruncation`.
-public enum RealtimeTruncation: Codable, Hashable, Sendable {
-    /// The truncation strategy to use for the session. `auto` is the default truncation strategy. `disabled` will disable truncation and emit errors when the conversation exceeds the input token limit.
-    case string(RealtimeTruncation.StringValue)
-    /// Retain a fraction of the conversation tokens when the conversation exceeds the input token limit. This allows you to amortize truncations across multiple turns, which can help improve cached token usage.
-    case retentionRatioTruncation(RealtimeTruncation.RetentionRatioTruncation)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        if let value = try? RealtimeTruncation.StringValue(from: decoder) {
-            self = .string(value)
-            return
-        }
-        if let value = try? RealtimeTruncation.RetentionRatioTruncation(from: decoder) {
-            self = .retentionRatioTruncation(value)
-            return
-        }
-        self = .unknown(try JSONValue(from: decoder))
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .string(let value): try value.encode(to: encoder)
-        case .retentionRatioTruncation(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-
-    /// The truncation strategy to use for the session. `auto` is the default truncation strategy. `disabled` will disable truncation and emit errors when the conversation exceeds the input token limit.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/0`.
-    public struct StringValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `auto`
-        public static var auto: Self { Self(rawValue: "auto") }
-
-        /// `disabled`
-        public static var disabled: Self { Self(rawValue: "disabled") }
-    }
-
-    /// Retain a fraction of the conversation tokens when the conversation exceeds the input token limit. This allows you to amortize truncations across multiple turns, which can help improve cached token usage.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/1`.
-    public struct RetentionRatioTruncation: Codable, Hashable, Sendable {
-        /// Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit. Setting this to `0.8` means that messages will be dropped until 80% of the maximum allowed tokens are used. This helps reduce the frequency of truncations and improve cache rates.
-        public var retentionRatio: Swift.Double
-        /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
-        public var tokenLimits: RealtimeTruncation.RetentionRatioTruncation.TokenLimits?
-
-        /// Creates a new `RetentionRatioTruncation`.
-        ///
-        /// - Parameters:
-        ///   - retentionRatio: Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit. Setting this to `0.8` means that messages will be dropped until 80% of the maximum allowed tokens are used. This helps reduce the frequency of truncations and improve cache rates.
-        ///   - tokenLimits: Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
-        public init(
-            retentionRatio: Swift.Double,
-            tokenLimits: RealtimeTruncation.RetentionRatioTruncation.TokenLimits? = nil
-        ) {
-            self.retentionRatio = retentionRatio
-            self.tokenLimits = tokenLimits
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case retentionRatio = "retention_ratio"
-            case tokenLimits = "token_limits"
-            case type
-        }
-
-        /// Decodes `RetentionRatioTruncation` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("retention_ratio", forKey: .type)
-            self.retentionRatio = try container.decode(Swift.Double.self, forKey: .retentionRatio)
-            self.tokenLimits = try container.decodeIfPresent(RealtimeTruncation.RetentionRatioTruncation.TokenLimits.self, forKey: .tokenLimits)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("retention_ratio", forKey: .type)
-            try container.encode(self.retentionRatio, forKey: .retentionRatio)
-            try container.encodeIfPresent(self.tokenLimits, forKey: .tokenLimits)
-        }
-
-        /// Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeTruncation/oneOf/1/properties/token_limits`.
-        public struct TokenLimits: Codable, Hashable, Sendable {
-            /// Maximum tokens allowed in the conversation after instructions (which including tool definitions). For example, setting this to 5,000 would mean that truncation would occur when the conversation exceeds 5,000 tokens after instructions. This cannot be higher than the model's context window size minus the maximum output tokens.
-            public var postInstructions: Swift.Int?
-
-            /// Creates a new `TokenLimits`.
-            ///
-            /// - Parameters:
-            ///   - postInstructions: Maximum tokens allowed in the conversation after instructions (which including tool definitions). For example, setting this to 5,000 would mean that truncation would occur when the conversation exceeds 5,000 tokens after instructions. This cannot be higher than the model's context window size minus the maximum output tokens.
-            public init(postInstructions: Swift.Int? = nil) {
-                self.postInstructions = postInstructions
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case postInstructions = "post_instructions"
-            }
-
-            /// Decodes `TokenLimits` from its JSON object; members it does not declare are ignored.
-            ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
-            public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.postInstructions = try container.decodeIfPresent(Swift.Int.self, forKey: .postInstructions)
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.postInstructions, forKey: .postInstructions)
-            }
-        }
-    }
-}
-
-/// Configuration for turn detection, ether Server VAD or Semantic VAD. This can be set to `null` to turn off, in which case the client must manually trigger model response.
-///
-/// Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
-///
-/// Semantic VAD is more advanced and uses a turn detection model (in conjunction with VAD) to semantically estimate whether the user has finished speaking, then dynamically sets a timeout based on this probability. For example, if user audio trails off with "uhhm", the model will score a low probability of turn end and wait longer for the user to continue speaking. This can be useful for more natural conversations, but may have a higher latency.
-///
-/// For `gpt-realtime-whisper` transcription sessions, turn detection must be
-/// set to `null`; VAD is not supported.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0`.
-public enum RealtimeTurnDetection: Codable, Hashable, Sendable {
-    /// Server-side voice activity detection (VAD) which flips on when user speech is detected and off after a period of silence. (type: `server_vad`)
-    case serverVad(RealtimeTurnDetection.ServerVad)
-    /// Server-side semantic turn detection which uses a model to determine when the user has finished speaking. (type: `semantic_vad`)
-    case semanticVad(RealtimeTurnDetection.SemanticVad)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "server_vad":
-            self = .serverVad(try RealtimeTurnDetection.ServerVad(from: decoder))
-        case "semantic_vad":
-            self = .semanticVad(try RealtimeTurnDetection.SemanticVad(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .serverVad(let value): try value.encode(to: encoder)
-        case .semanticVad(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-
-    /// Server-side voice activity detection (VAD) which flips on when user speech is detected and off after a period of silence.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0/oneOf/0`.
-    public struct ServerVad: Codable, Hashable, Sendable {
-        /// Used only for `server_vad` mode. Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        /// higher threshold will require louder audio to activate the model, and
-        /// thus might perform better in noisy environments.
-        public var threshold: Swift.Double?
-        /// Used only for `server_vad` mode. Amount of audio to include before the VAD detected speech (in
-        /// milliseconds). Defaults to 300ms.
-        public var prefixPaddingMs: Swift.Int?
-        /// Used only for `server_vad` mode. Duration of silence to detect speech stop (in milliseconds). Defaults
-        /// to 500ms. With shorter values the model will respond more quickly,
-        /// but may jump in on short pauses from the user.
-        public var silenceDurationMs: Swift.Int?
-        /// Whether or not to automatically generate a response when a VAD stop event occurs. If `interrupt_response` is set to `false` this may fail to create a response if the model is already responding.
-        ///
-        /// If both `create_response` and `interrupt_response` are set to `false`, the model will never respond automatically but VAD events will still be emitted.
-        public var createResponse: Swift.Bool?
-        /// Whether or not to automatically interrupt (cancel) any ongoing response with output to the default
-        /// conversation (i.e. `conversation` of `auto`) when a VAD start event occurs. If `true` then the response will be cancelled, otherwise it will continue until complete.
-        ///
-        /// If both `create_response` and `interrupt_response` are set to `false`, the model will never respond automatically but VAD events will still be emitted.
-        public var interruptResponse: Swift.Bool?
-        /// The `idle_timeout_ms` member.
-        public var idleTimeoutMs: Swift.Int?
-
-        /// Creates a new `ServerVad`.
-        ///
-        /// - Parameters:
-        ///   - threshold: Used only for `server_vad` mode. Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Used only for `server_vad` mode. Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Used only for `server_vad` mode. Duration of silence to detect speech stop (in milliseconds). Defaults
-        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs. If `interrupt_response` is set to `false` this may fail to create a response if the model is already responding.
-        ///   - interruptResponse: Whether or not to automatically interrupt (cancel) any ongoing response with output to the default
-        ///   - idleTimeoutMs: The `idle_timeout_ms` member.
-        public init(
-            threshold: Swift.Double? = nil,
-            prefixPaddingMs: Swift.Int? = nil,
-            silenceDurationMs: Swift.Int? = nil,
-            createResponse: Swift.Bool? = nil,
-            interruptResponse: Swift.Bool? = nil,
-            idleTimeoutMs: Swift.Int? = nil
-        ) {
-            self.threshold = threshold
-            self.prefixPaddingMs = prefixPaddingMs
-            self.silenceDurationMs = silenceDurationMs
-            self.createResponse = createResponse
-            self.interruptResponse = interruptResponse
-            self.idleTimeoutMs = idleTimeoutMs
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case threshold
-            case prefixPaddingMs = "prefix_padding_ms"
-            case silenceDurationMs = "silence_duration_ms"
-            case createResponse = "create_response"
-            case interruptResponse = "interrupt_response"
-            case idleTimeoutMs = "idle_timeout_ms"
-            case type
-        }
-
-        /// Decodes `ServerVad` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("server_vad", forKey: .type)
-            self.threshold = try container.decodeIfPresent(Swift.Double.self, forKey: .threshold)
-            self.prefixPaddingMs = try container.decodeIfPresent(Swift.Int.self, forKey: .prefixPaddingMs)
-            self.silenceDurationMs = try container.decodeIfPresent(Swift.Int.self, forKey: .silenceDurationMs)
-            self.createResponse = try container.decodeIfPresent(Swift.Bool.self, forKey: .createResponse)
-            self.interruptResponse = try container.decodeIfPresent(Swift.Bool.self, forKey: .interruptResponse)
-            self.idleTimeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .idleTimeoutMs)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("server_vad", forKey: .type)
-            try container.encodeIfPresent(self.threshold, forKey: .threshold)
-            try container.encodeIfPresent(self.prefixPaddingMs, forKey: .prefixPaddingMs)
-            try container.encodeIfPresent(self.silenceDurationMs, forKey: .silenceDurationMs)
-            try container.encodeIfPresent(self.createResponse, forKey: .createResponse)
-            try container.encodeIfPresent(self.interruptResponse, forKey: .interruptResponse)
-            try container.encodeIfPresent(self.idleTimeoutMs, forKey: .idleTimeoutMs)
-        }
-    }
-
-    /// Server-side semantic turn detection which uses a model to determine when the user has finished speaking.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0/oneOf/1`.
-    public struct SemanticVad: Codable, Hashable, Sendable {
-        /// Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
-        public var eagerness: RealtimeTurnDetection.SemanticVad.Eagerness?
-        /// Whether or not to automatically generate a response when a VAD stop event occurs.
-        public var createResponse: Swift.Bool?
-        /// Whether or not to automatically interrupt any ongoing response with output to the default
-        /// conversation (i.e. `conversation` of `auto`) when a VAD start event occurs.
-        public var interruptResponse: Swift.Bool?
-
-        /// Creates a new `SemanticVad`.
-        ///
-        /// - Parameters:
-        ///   - eagerness: Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
-        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs.
-        ///   - interruptResponse: Whether or not to automatically interrupt any ongoing response with output to the default
-        public init(
-            eagerness: RealtimeTurnDetection.SemanticVad.Eagerness? = nil,
-            createResponse: Swift.Bool? = nil,
-            interruptResponse: Swift.Bool? = nil
-        ) {
-            self.eagerness = eagerness
-            self.createResponse = createResponse
-            self.interruptResponse = interruptResponse
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case eagerness
-            case createResponse = "create_response"
-            case interruptResponse = "interrupt_response"
-            case type
-        }
-
-        /// Decodes `SemanticVad` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("semantic_vad", forKey: .type)
-            self.eagerness = try container.decodeIfPresent(RealtimeTurnDetection.SemanticVad.Eagerness.self, forKey: .eagerness)
-            self.createResponse = try container.decodeIfPresent(Swift.Bool.self, forKey: .createResponse)
-            self.interruptResponse = try container.decodeIfPresent(Swift.Bool.self, forKey: .interruptResponse)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode("semantic_vad", forKey: .type)
-            try container.encodeIfPresent(self.eagerness, forKey: .eagerness)
-            try container.encodeIfPresent(self.createResponse, forKey: .createResponse)
-            try container.encodeIfPresent(self.interruptResponse, forKey: .interruptResponse)
-        }
-
-        /// Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
-        ///
-        /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0/oneOf/1/properties/eagerness`.
-        public struct Eagerness: OpenEnum {
-            /// The wire value.
-            public var rawValue: Swift.String
-
-            /// Creates a value from its wire value, known or not.
-            public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-            /// `low`
-            public static var low: Self { Self(rawValue: "low") }
-
-            /// `medium`
-            public static var medium: Self { Self(rawValue: "medium") }
-
-            /// `high`
-            public static var high: Self { Self(rawValue: "high") }
-
-            /// `auto`
-            public static var auto: Self { Self(rawValue: "auto") }
         }
     }
 }

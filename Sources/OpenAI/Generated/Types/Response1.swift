@@ -7,9 +7,11 @@ import Foundation
 /// Learn more in the [custom grammars guide](/docs/guides/custom-grammars).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextGrammar`.
-public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable {
+public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The custom grammar for the model to follow.
     public var grammar: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFormatTextGrammar`.
     ///
@@ -24,14 +26,16 @@ public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseFormatTextGrammar` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatTextGrammar` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("grammar", forKey: .type)
-        self.grammar = try container.decode(Swift.String.self, forKey: .grammar)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("grammar", .type, required: true)
+        self.grammar = try reader.required(Swift.String.self, .grammar)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -48,7 +52,10 @@ public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable {
 /// [custom grammars guide](/docs/guides/custom-grammars) for more details.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextPython`.
-public struct ResponseFormatTextPython: Codable, Hashable, Sendable {
+public struct ResponseFormatTextPython: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ResponseFormatTextPython`.
     public init() {
     }
@@ -57,13 +64,15 @@ public struct ResponseFormatTextPython: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseFormatTextPython` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatTextPython` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("python", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("python", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -78,7 +87,7 @@ public struct ResponseFormatTextPython: Codable, Hashable, Sendable {
 /// Emitted when an error occurs while processing a Responses WebSocket request.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWsError`.
-public struct ResponseWsError: Codable, Hashable, Sendable {
+public struct ResponseWsError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The HTTP status code associated with a WebSocket protocol error.
     public var status: Swift.Int?
     /// The sequence number of an error emitted by the response stream.
@@ -88,6 +97,8 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
     /// The WebSocket lane that emitted this event. This field is present when the
     /// originating `response.create` event supplied a `stream_id`.
     public var streamID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseWsError`.
     ///
@@ -116,17 +127,19 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseWsError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWsError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.status = try container.decodeIfPresent(Swift.Int.self, forKey: .status)
-        self.sequenceNumber = try container.decodeIfPresent(Swift.Int.self, forKey: .sequenceNumber)
-        self.error = try container.decode(ErrorPayload.self, forKey: .error)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.status = try reader.optional(Swift.Int.self, .status)
+        self.sequenceNumber = try reader.optional(Swift.Int.self, .sequenceNumber)
+        self.error = try reader.required(ErrorPayload.self, .error)
+        self.streamID = try reader.optional(Swift.String.self, .streamID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -147,7 +160,7 @@ public struct ResponseWsError: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesClientEvent`.
-public enum ResponsesClientEvent: Codable, Hashable, Sendable {
+public enum ResponsesClientEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Client event for creating a response over a persistent WebSocket connection. (type: `response.create`)
     case responseCreate(ResponsesClientEventResponseCreate)
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -186,7 +199,7 @@ public enum ResponsesClientEvent: Codable, Hashable, Sendable {
 /// - `stream_id` is WebSocket-only and is not part of `POST /v1/responses`.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesClientEventResponseCreate`.
-public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
+public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The WebSocket lane for this response. Requests with the same
     /// `stream_id` are processed FIFO, and events for the response echo the
     /// same `stream_id`.
@@ -307,6 +320,8 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
     public var contextManagement: [ContextManagementParam]?
     /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponsesClientEventResponseCreate`.
     ///
@@ -447,45 +462,47 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponsesClientEventResponseCreate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponsesClientEventResponseCreate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.create", forKey: .type)
-        self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(ResponsesClientEventResponseCreate.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decodeIfPresent(ModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(ToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-        self.serviceTier = try container.decodeIfPresent(ServiceTierResponses.self, forKey: .serviceTier)
-        self._truncation = try container.decodeIfPresent(ResponsesClientEventResponseCreate.Truncation.self, forKey: .truncation)
-        self.reasoning = try container.decodeIfPresent(Reasoning.self, forKey: .reasoning)
-        self.input = try container.decodeIfPresent(InputParam.self, forKey: .input)
-        self.include = try container.decodeIfPresent([IncludeEnum].self, forKey: .include)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.store = try container.decodeIfPresent(Swift.Bool.self, forKey: .store)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.moderation = try container.decodeIfPresent(ModerationParam.self, forKey: .moderation)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.streamOptions = try container.decodeIfPresent(ResponseStreamOptions.self, forKey: .streamOptions)
-        self.conversation = try container.decodeIfPresent(ConversationParam.self, forKey: .conversation)
-        self.contextManagement = try container.decodeIfPresent([ContextManagementParam].self, forKey: .contextManagement)
-        self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.create", .type, required: true)
+        self.streamID = try reader.optional(Swift.String.self, .streamID)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(ResponsesClientEventResponseCreate.PromptCacheRetention.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, .promptCacheOptions)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.optional(ModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(ResponseTextParam.self, .text)
+        self.tools = try reader.optional(ToolsArray.self, .tools)
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.serviceTier = try reader.optional(ServiceTierResponses.self, .serviceTier)
+        self._truncation = try reader.optional(ResponsesClientEventResponseCreate.Truncation.self, .truncation)
+        self.reasoning = try reader.optional(Reasoning.self, .reasoning)
+        self.input = try reader.optional(InputParam.self, .input)
+        self.include = try reader.optional([IncludeEnum].self, .include)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.store = try reader.optional(Swift.Bool.self, .store)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.moderation = try reader.optional(ModerationParam.self, .moderation)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.streamOptions = try reader.optional(ResponseStreamOptions.self, .streamOptions)
+        self.conversation = try reader.optional(ConversationParam.self, .conversation)
+        self.contextManagement = try reader.optional([ContextManagementParam].self, .contextManagement)
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, .maxOutputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -8,7 +8,7 @@ import Foundation
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent`.
-public enum ResponsesServerEvent: Codable, Hashable, Sendable {
+public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
     case responseAudioDelta(ResponsesServerEvent.ResponseAudioDelta)
     /// Emitted when the audio response is complete. (type: `response.audio.done`)
@@ -324,7 +324,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial audio response.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/0`.
-    public struct ResponseAudioDelta: Codable, Hashable, Sendable {
+    public struct ResponseAudioDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A sequence number for this chunk of the stream response.
         public var sequenceNumber: Swift.Int
         /// A chunk of Base64 encoded response audio bytes.
@@ -333,6 +333,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioDelta`.
         ///
@@ -357,16 +359,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.delta", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.delta", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -384,13 +388,15 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the audio response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/1`.
-    public struct ResponseAudioDone: Codable, Hashable, Sendable {
+    public struct ResponseAudioDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the delta.
         public var sequenceNumber: Swift.Int
         /// The WebSocket lane that emitted this event. This field is present
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioDone`.
         ///
@@ -411,15 +417,17 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.done", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.done", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -436,7 +444,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial transcript of audio.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/2`.
-    public struct ResponseAudioTranscriptDelta: Codable, Hashable, Sendable {
+    public struct ResponseAudioTranscriptDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The partial transcript of the audio response.
         public var delta: Swift.String
         /// The sequence number of this event.
@@ -445,6 +453,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioTranscriptDelta`.
         ///
@@ -469,16 +479,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.transcript.delta", .type, required: true)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -496,13 +508,15 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the full audio transcript is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/3`.
-    public struct ResponseAudioTranscriptDone: Codable, Hashable, Sendable {
+    public struct ResponseAudioTranscriptDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The WebSocket lane that emitted this event. This field is present
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseAudioTranscriptDone`.
         ///
@@ -523,15 +537,17 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseAudioTranscriptDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseAudioTranscriptDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.audio.transcript.done", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.audio.transcript.done", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -548,7 +564,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a partial code snippet is streamed by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/4`.
-    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallCodeDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code is being streamed.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -561,6 +577,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDelta`.
         ///
@@ -593,18 +611,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call_code.delta", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -624,7 +644,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the code snippet is finalized by the code interpreter.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/5`.
-    public struct ResponseCodeInterpreterCallCodeDone: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallCodeDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code is finalized.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -637,6 +657,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallCodeDone`.
         ///
@@ -669,18 +691,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCodeDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.code = try container.decode(Swift.String.self, forKey: .code)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call_code.done", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.code = try reader.required(Swift.String.self, .code)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -700,7 +724,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the code interpreter call is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/6`.
-    public struct ResponseCodeInterpreterCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code interpreter call is completed.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -711,6 +735,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallCompleted`.
         ///
@@ -739,17 +765,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call.completed", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -768,7 +796,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a code interpreter call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/7`.
-    public struct ResponseCodeInterpreterCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code interpreter call is in progress.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -779,6 +807,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallInProgress`.
         ///
@@ -807,17 +837,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call.in_progress", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -836,7 +868,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the code interpreter is actively interpreting the code snippet.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/8`.
-    public struct ResponseCodeInterpreterCallInterpreting: Codable, Hashable, Sendable {
+    public struct ResponseCodeInterpreterCallInterpreting: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response for which the code interpreter is interpreting code.
         public var outputIndex: Swift.Int
         /// The unique identifier of the code interpreter tool call item.
@@ -847,6 +879,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCodeInterpreterCallInterpreting`.
         ///
@@ -875,17 +909,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCodeInterpreterCallInterpreting` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.code_interpreter_call.interpreting", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -904,7 +940,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the model response is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/9`.
-    public struct ResponseCompleted: Codable, Hashable, Sendable {
+    public struct ResponseCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Properties of the completed response.
         public var response: Response
         /// The sequence number for this event.
@@ -913,6 +949,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCompleted`.
         ///
@@ -937,16 +975,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.completed", forKey: .type)
-            self.response = try container.decode(Response.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.completed", .type, required: true)
+            self.response = try reader.required(Response.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -964,7 +1004,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a new content part is added.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/10`.
-    public struct ResponseContentPartAdded: Codable, Hashable, Sendable {
+    public struct ResponseContentPartAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the content part was added to.
         public var itemID: Swift.String
         /// The index of the output item that the content part was added to.
@@ -979,6 +1019,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseContentPartAdded`.
         ///
@@ -1015,19 +1057,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseContentPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.content_part.added", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.part = try container.decode(OutputContent.self, forKey: .part)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.content_part.added", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.part = try reader.required(OutputContent.self, .part)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1048,7 +1092,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a content part is done.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/11`.
-    public struct ResponseContentPartDone: Codable, Hashable, Sendable {
+    public struct ResponseContentPartDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the content part was added to.
         public var itemID: Swift.String
         /// The index of the output item that the content part was added to.
@@ -1063,6 +1107,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseContentPartDone`.
         ///
@@ -1099,19 +1145,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseContentPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseContentPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.content_part.done", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.part = try container.decode(OutputContent.self, forKey: .part)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.content_part.done", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.part = try reader.required(OutputContent.self, .part)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1132,7 +1180,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// An event that is emitted when a response is created.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/12`.
-    public struct ResponseCreated: Codable, Hashable, Sendable {
+    public struct ResponseCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The response that was created.
         public var response: Response
         /// The sequence number for this event.
@@ -1141,6 +1189,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCreated`.
         ///
@@ -1165,16 +1215,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCreated` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCreated` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.created", forKey: .type)
-            self.response = try container.decode(Response.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.created", .type, required: true)
+            self.response = try reader.required(Response.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1192,7 +1244,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a file search call is completed (results found).
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/13`.
-    public struct ResponseFileSearchCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseFileSearchCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the file search call is initiated.
         public var outputIndex: Swift.Int
         /// The ID of the output item that the file search call is initiated.
@@ -1203,6 +1255,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFileSearchCallCompleted`.
         ///
@@ -1231,17 +1285,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.file_search_call.completed", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.file_search_call.completed", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1260,7 +1316,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a file search call is initiated.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/14`.
-    public struct ResponseFileSearchCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseFileSearchCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the file search call is initiated.
         public var outputIndex: Swift.Int
         /// The ID of the output item that the file search call is initiated.
@@ -1271,6 +1327,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFileSearchCallInProgress`.
         ///
@@ -1299,17 +1357,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.file_search_call.in_progress", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1328,7 +1388,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a file search is currently searching.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/15`.
-    public struct ResponseFileSearchCallSearching: Codable, Hashable, Sendable {
+    public struct ResponseFileSearchCallSearching: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the file search call is searching.
         public var outputIndex: Swift.Int
         /// The ID of the output item that the file search call is initiated.
@@ -1339,6 +1399,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFileSearchCallSearching`.
         ///
@@ -1367,17 +1429,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFileSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFileSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.file_search_call.searching", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.file_search_call.searching", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1396,7 +1460,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial function-call arguments delta.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/16`.
-    public struct ResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable {
+    public struct ResponseFunctionCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the function-call arguments delta is added to.
         public var itemID: Swift.String
         /// The index of the output item that the function-call arguments delta is added to.
@@ -1409,6 +1473,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFunctionCallArgumentsDelta`.
         ///
@@ -1441,18 +1507,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.function_call_arguments.delta", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1472,7 +1540,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when function-call arguments are finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/17`.
-    public struct ResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable {
+    public struct ResponseFunctionCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the item.
         public var itemID: Swift.String
         /// The name of the function that was called.
@@ -1487,6 +1555,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFunctionCallArgumentsDone`.
         ///
@@ -1523,19 +1593,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFunctionCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.function_call_arguments.done", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1556,7 +1628,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated a shell command was added to a tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/18`.
-    public struct ResponseShellCallCommandAdded: Codable, Hashable, Sendable {
+    public struct ResponseShellCallCommandAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The index of the output item that was updated.
@@ -1569,6 +1641,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallCommandAdded`.
         ///
@@ -1601,18 +1675,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallCommandAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_command.added", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.command = try container.decode(Swift.String.self, forKey: .command)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_command.added", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.command = try reader.required(Swift.String.self, .command)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1632,7 +1708,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated a shell command was incrementally updated.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/19`.
-    public struct ResponseShellCallCommandDelta: Codable, Hashable, Sendable {
+    public struct ResponseShellCallCommandDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The index of the output item that was updated.
@@ -1647,6 +1723,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallCommandDelta`.
         ///
@@ -1683,19 +1761,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallCommandDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_command.delta", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.obfuscation = try reader.optional(Swift.String.self, .obfuscation)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1716,7 +1796,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated a shell command was completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/20`.
-    public struct ResponseShellCallCommandDone: Codable, Hashable, Sendable {
+    public struct ResponseShellCallCommandDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The index of the output item that was updated.
@@ -1729,6 +1809,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallCommandDone`.
         ///
@@ -1761,18 +1843,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallCommandDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallCommandDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_command.done", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.command = try container.decode(Swift.String.self, forKey: .command)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_command.done", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.command = try reader.required(Swift.String.self, .command)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1792,7 +1876,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated shell call output was incrementally added.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/21`.
-    public struct ResponseShellCallOutputContentDelta: Codable, Hashable, Sendable {
+    public struct ResponseShellCallOutputContentDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The ID of the output item that was updated.
@@ -1807,6 +1891,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallOutputContentDelta`.
         ///
@@ -1843,19 +1929,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_output_content.delta", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.delta = try container.decode(ShellCallOutputDelta.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_output_content.delta", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.delta = try reader.required(ShellCallOutputDelta.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1876,7 +1964,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// A streaming event that indicated shell call output was completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/22`.
-    public struct ResponseShellCallOutputContentDone: Codable, Hashable, Sendable {
+    public struct ResponseShellCallOutputContentDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of the event that was emitted.
         public var sequenceNumber: Swift.Int
         /// The ID of the output item that was updated.
@@ -1891,6 +1979,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseShellCallOutputContentDone`.
         ///
@@ -1927,19 +2017,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseShellCallOutputContentDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseShellCallOutputContentDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.shell_call_output_content.done", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-            self.output = try container.decodeIfPresent([FunctionShellCallOutputContent].self, forKey: .output) ?? []
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.shell_call_output_content.done", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+            self.output = try reader.required([FunctionShellCallOutputContent].self, .output)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1960,7 +2052,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the response is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/23`.
-    public struct ResponseInProgress: Codable, Hashable, Sendable {
+    public struct ResponseInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The response that is in progress.
         public var response: Response
         /// The sequence number of this event.
@@ -1969,6 +2061,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseInProgress`.
         ///
@@ -1993,16 +2087,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.in_progress", forKey: .type)
-            self.response = try container.decode(Response.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.in_progress", .type, required: true)
+            self.response = try reader.required(Response.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2020,7 +2116,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// An event that is emitted when a response fails.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/24`.
-    public struct ResponseFailed: Codable, Hashable, Sendable {
+    public struct ResponseFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The response that failed.
@@ -2029,6 +2125,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseFailed`.
         ///
@@ -2053,16 +2151,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.failed", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.response = try container.decode(Response.self, forKey: .response)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.failed", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.response = try reader.required(Response.self, .response)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2080,7 +2180,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// An event that is emitted when a response finishes as incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/25`.
-    public struct ResponseIncomplete: Codable, Hashable, Sendable {
+    public struct ResponseIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The response that was incomplete.
         public var response: Response
         /// The sequence number of this event.
@@ -2089,6 +2189,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseIncomplete`.
         ///
@@ -2113,16 +2215,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseIncomplete` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.incomplete", forKey: .type)
-            self.response = try container.decode(Response.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.incomplete", .type, required: true)
+            self.response = try reader.required(Response.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2140,7 +2244,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a new output item is added.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/26`.
-    public struct ResponseOutputItemAdded: Codable, Hashable, Sendable {
+    public struct ResponseOutputItemAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that was added.
         public var outputIndex: Swift.Int
         /// The sequence number of this event.
@@ -2154,6 +2258,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputItemAdded`.
         ///
@@ -2182,17 +2288,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputItemAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_item.added", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.item = try container.decode(OutputItem.self, forKey: .item)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_item.added", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.item = try reader.required(OutputItem.self, .item)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2211,7 +2319,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an output item is marked done.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/27`.
-    public struct ResponseOutputItemDone: Codable, Hashable, Sendable {
+    public struct ResponseOutputItemDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that was marked done.
         public var outputIndex: Swift.Int
         /// The sequence number of this event.
@@ -2222,6 +2330,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputItemDone`.
         ///
@@ -2250,17 +2360,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputItemDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputItemDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_item.done", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.item = try container.decode(OutputItem.self, forKey: .item)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_item.done", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.item = try reader.required(OutputItem.self, .item)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2279,7 +2391,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a new reasoning summary part is added.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/28`.
-    public struct ResponseReasoningSummaryPartAdded: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryPartAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the item this summary part is associated with.
         public var itemID: Swift.String
         /// The index of the output item this summary part is associated with.
@@ -2294,6 +2406,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryPartAdded`.
         ///
@@ -2330,19 +2444,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_part.added", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.part = try container.decode(ResponsesServerEvent.ResponseReasoningSummaryPartAdded.Part.self, forKey: .part)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_part.added", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.part = try reader.required(ResponsesServerEvent.ResponseReasoningSummaryPartAdded.Part.self, .part)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2362,9 +2478,11 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// The summary part that was added.
         ///
         /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartAddedEvent/properties/part`.
-        public struct Part: Codable, Hashable, Sendable {
+        public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The text of the summary part.
             public var text: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Part`.
             ///
@@ -2379,14 +2497,16 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("summary_text", forKey: .type)
-                self.text = try container.decode(Swift.String.self, forKey: .text)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("summary_text", .type, required: true)
+                self.text = try reader.required(Swift.String.self, .text)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2403,7 +2523,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a reasoning summary part is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/29`.
-    public struct ResponseReasoningSummaryPartDone: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryPartDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the item this summary part is associated with.
         public var itemID: Swift.String
         /// The index of the output item this summary part is associated with.
@@ -2418,6 +2538,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryPartDone`.
         ///
@@ -2455,20 +2577,22 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case status
         }
 
-        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryPartDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_part.done", forKey: .type)
-            try container.decodeConstantIfPresent("incomplete", forKey: .status)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.part = try container.decode(ResponsesServerEvent.ResponseReasoningSummaryPartDone.Part.self, forKey: .part)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_part.done", .type, required: true)
+            try reader.constant("incomplete", .status, required: false)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.part = try reader.required(ResponsesServerEvent.ResponseReasoningSummaryPartDone.Part.self, .part)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2489,9 +2613,11 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// The completed summary part.
         ///
         /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartDoneEvent/properties/part`.
-        public struct Part: Codable, Hashable, Sendable {
+        public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The text of the summary part.
             public var text: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Part`.
             ///
@@ -2506,14 +2632,16 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
                 case type
             }
 
-            /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+            /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                try container.decodeConstant("summary_text", forKey: .type)
-                self.text = try container.decode(Swift.String.self, forKey: .text)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                try reader.constant("summary_text", .type, required: true)
+                self.text = try reader.required(Swift.String.self, .text)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -2530,7 +2658,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a delta is added to a reasoning summary text.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/30`.
-    public struct ResponseReasoningSummaryTextDelta: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the item this summary text delta is associated with.
         public var itemID: Swift.String
         /// The index of the output item this summary text delta is associated with.
@@ -2545,6 +2673,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryTextDelta`.
         ///
@@ -2581,19 +2711,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_text.delta", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_text.delta", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2614,7 +2746,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a reasoning summary text is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/31`.
-    public struct ResponseReasoningSummaryTextDone: Codable, Hashable, Sendable {
+    public struct ResponseReasoningSummaryTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the item this summary text is associated with.
         public var itemID: Swift.String
         /// The index of the output item this summary text is associated with.
@@ -2629,6 +2761,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningSummaryTextDone`.
         ///
@@ -2665,19 +2799,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningSummaryTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_summary_text.done", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_summary_text.done", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2698,7 +2834,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a delta is added to a reasoning text.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/32`.
-    public struct ResponseReasoningTextDelta: Codable, Hashable, Sendable {
+    public struct ResponseReasoningTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the item this reasoning text delta is associated with.
         public var itemID: Swift.String
         /// The index of the output item this reasoning text delta is associated with.
@@ -2713,6 +2849,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningTextDelta`.
         ///
@@ -2749,19 +2887,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_text.delta", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_text.delta", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2782,7 +2922,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a reasoning text is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/33`.
-    public struct ResponseReasoningTextDone: Codable, Hashable, Sendable {
+    public struct ResponseReasoningTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the item this reasoning text is associated with.
         public var itemID: Swift.String
         /// The index of the output item this reasoning text is associated with.
@@ -2797,6 +2937,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseReasoningTextDone`.
         ///
@@ -2833,19 +2975,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseReasoningTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseReasoningTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.reasoning_text.done", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.reasoning_text.done", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2866,7 +3010,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a partial refusal text.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/34`.
-    public struct ResponseRefusalDelta: Codable, Hashable, Sendable {
+    public struct ResponseRefusalDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the refusal text is added to.
         public var itemID: Swift.String
         /// The index of the output item that the refusal text is added to.
@@ -2881,6 +3025,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseRefusalDelta`.
         ///
@@ -2917,19 +3063,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseRefusalDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.refusal.delta", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.refusal.delta", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2950,7 +3098,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when refusal text is finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/35`.
-    public struct ResponseRefusalDone: Codable, Hashable, Sendable {
+    public struct ResponseRefusalDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the refusal text is finalized.
         public var itemID: Swift.String
         /// The index of the output item that the refusal text is finalized.
@@ -2965,6 +3113,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseRefusalDone`.
         ///
@@ -3001,19 +3151,21 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseRefusalDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseRefusalDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.refusal.done", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.refusal.done", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.refusal = try reader.required(Swift.String.self, .refusal)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3034,7 +3186,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is an additional text delta.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/36`.
-    public struct ResponseOutputTextDelta: Codable, Hashable, Sendable {
+    public struct ResponseOutputTextDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the text delta was added to.
         public var itemID: Swift.String
         /// The index of the output item that the text delta was added to.
@@ -3051,6 +3203,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputTextDelta`.
         ///
@@ -3091,20 +3245,22 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputTextDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_text.delta", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_text.delta", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.logprobs = try reader.required([ResponseLogProb].self, .logprobs)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3126,7 +3282,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when text content is finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/37`.
-    public struct ResponseOutputTextDone: Codable, Hashable, Sendable {
+    public struct ResponseOutputTextDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the output item that the text content is finalized.
         public var itemID: Swift.String
         /// The index of the output item that the text content is finalized.
@@ -3143,6 +3299,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputTextDone`.
         ///
@@ -3183,20 +3341,22 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputTextDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_text.done", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_text.done", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.logprobs = try reader.required([ResponseLogProb].self, .logprobs)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3218,7 +3378,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a web search call is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/38`.
-    public struct ResponseWebSearchCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseWebSearchCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the web search call is associated with.
         public var outputIndex: Swift.Int
         /// Unique ID for the output item associated with the web search call.
@@ -3229,6 +3389,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseWebSearchCallCompleted`.
         ///
@@ -3257,17 +3419,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseWebSearchCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.web_search_call.completed", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.web_search_call.completed", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3286,7 +3450,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a web search call is initiated.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/39`.
-    public struct ResponseWebSearchCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseWebSearchCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the web search call is associated with.
         public var outputIndex: Swift.Int
         /// Unique ID for the output item associated with the web search call.
@@ -3297,6 +3461,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseWebSearchCallInProgress`.
         ///
@@ -3325,17 +3491,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseWebSearchCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.web_search_call.in_progress", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3354,7 +3522,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a web search call is executing.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/40`.
-    public struct ResponseWebSearchCallSearching: Codable, Hashable, Sendable {
+    public struct ResponseWebSearchCallSearching: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item that the web search call is associated with.
         public var outputIndex: Swift.Int
         /// Unique ID for the output item associated with the web search call.
@@ -3365,6 +3533,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseWebSearchCallSearching`.
         ///
@@ -3393,17 +3563,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseWebSearchCallSearching` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseWebSearchCallSearching` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.web_search_call.searching", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.web_search_call.searching", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3422,7 +3594,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an image generation tool call has completed and the final image is available.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/41`.
-    public struct ResponseImageGenerationCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response's output array.
         public var outputIndex: Swift.Int
         /// The sequence number of this event.
@@ -3433,6 +3605,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallCompleted`.
         ///
@@ -3461,17 +3635,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.completed", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.completed", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3490,7 +3666,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an image generation tool call is actively generating an image (intermediate state).
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/42`.
-    public struct ResponseImageGenerationCallGenerating: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallGenerating: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response's output array.
         public var outputIndex: Swift.Int
         /// The unique identifier of the image generation item being processed.
@@ -3501,6 +3677,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallGenerating`.
         ///
@@ -3529,17 +3707,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallGenerating` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.generating", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.generating", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3558,7 +3738,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an image generation tool call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/43`.
-    public struct ResponseImageGenerationCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response's output array.
         public var outputIndex: Swift.Int
         /// The unique identifier of the image generation item being processed.
@@ -3569,6 +3749,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallInProgress`.
         ///
@@ -3597,17 +3779,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.in_progress", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.in_progress", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3626,7 +3810,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a partial image is available during image generation streaming.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/44`.
-    public struct ResponseImageGenerationCallPartialImage: Codable, Hashable, Sendable {
+    public struct ResponseImageGenerationCallPartialImage: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response's output array.
         public var outputIndex: Swift.Int
         /// The unique identifier of the image generation item being processed.
@@ -3649,6 +3833,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseImageGenerationCallPartialImage`.
         ///
@@ -3701,23 +3887,25 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseImageGenerationCallPartialImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.image_generation_call.partial_image", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
-            self.partialImageB64 = try container.decode(Swift.String.self, forKey: .partialImageB64)
-            self.size = try container.decodeIfPresent(Swift.String.self, forKey: .size)
-            self.quality = try container.decodeIfPresent(Swift.String.self, forKey: .quality)
-            self.background = try container.decodeIfPresent(Swift.String.self, forKey: .background)
-            self.outputFormat = try container.decodeIfPresent(Swift.String.self, forKey: .outputFormat)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.image_generation_call.partial_image", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+            self.partialImageB64 = try reader.required(Swift.String.self, .partialImageB64)
+            self.size = try reader.optional(Swift.String.self, .size)
+            self.quality = try reader.optional(Swift.String.self, .quality)
+            self.background = try reader.optional(Swift.String.self, .background)
+            self.outputFormat = try reader.optional(Swift.String.self, .outputFormat)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3742,7 +3930,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/45`.
-    public struct ResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallArgumentsDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response's output array.
         public var outputIndex: Swift.Int
         /// The unique identifier of the MCP tool call item being processed.
@@ -3755,6 +3943,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallArgumentsDelta`.
         ///
@@ -3787,18 +3977,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call_arguments.delta", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3818,7 +4010,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the arguments for an MCP tool call are finalized.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/46`.
-    public struct ResponseMCPCallArgumentsDone: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallArgumentsDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The index of the output item in the response's output array.
         public var outputIndex: Swift.Int
         /// The unique identifier of the MCP tool call item being processed.
@@ -3831,6 +4023,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallArgumentsDone`.
         ///
@@ -3863,18 +4057,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallArgumentsDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call_arguments.done", .type, required: true)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.arguments = try reader.required(Swift.String.self, .arguments)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3894,7 +4090,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an MCP  tool call has completed successfully.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/47`.
-    public struct ResponseMCPCallCompleted: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the MCP tool call item that completed.
         public var itemID: Swift.String
         /// The index of the output item that completed.
@@ -3905,6 +4101,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallCompleted`.
         ///
@@ -3933,17 +4131,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call.completed", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call.completed", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3962,7 +4162,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an MCP  tool call has failed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/48`.
-    public struct ResponseMCPCallFailed: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the MCP tool call item that failed.
         public var itemID: Swift.String
         /// The index of the output item that failed.
@@ -3973,6 +4173,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallFailed`.
         ///
@@ -4001,17 +4203,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call.failed", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call.failed", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4030,7 +4234,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an MCP  tool call is in progress.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/49`.
-    public struct ResponseMCPCallInProgress: Codable, Hashable, Sendable {
+    public struct ResponseMCPCallInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The index of the output item in the response's output array.
@@ -4041,6 +4245,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPCallInProgress`.
         ///
@@ -4069,17 +4275,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPCallInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPCallInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_call.in_progress", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4098,7 +4306,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the list of available MCP tools has been successfully retrieved.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/50`.
-    public struct ResponseMCPListToolsCompleted: Codable, Hashable, Sendable {
+    public struct ResponseMCPListToolsCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the MCP tool call item that produced this output.
         public var itemID: Swift.String
         /// The index of the output item that was processed.
@@ -4109,6 +4317,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPListToolsCompleted`.
         ///
@@ -4137,17 +4347,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_list_tools.completed", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4166,7 +4378,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the attempt to list available MCP tools has failed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/51`.
-    public struct ResponseMCPListToolsFailed: Codable, Hashable, Sendable {
+    public struct ResponseMCPListToolsFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the MCP tool call item that failed.
         public var itemID: Swift.String
         /// The index of the output item that failed.
@@ -4177,6 +4389,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPListToolsFailed`.
         ///
@@ -4205,17 +4419,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPListToolsFailed` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_list_tools.failed", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4234,7 +4450,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when the system is in the process of retrieving the list of available MCP tools.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/52`.
-    public struct ResponseMCPListToolsInProgress: Codable, Hashable, Sendable {
+    public struct ResponseMCPListToolsInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the MCP tool call item that is being processed.
         public var itemID: Swift.String
         /// The index of the output item that is being processed.
@@ -4245,6 +4461,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseMCPListToolsInProgress`.
         ///
@@ -4273,17 +4491,19 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseMCPListToolsInProgress` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.mcp_list_tools.in_progress", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4302,7 +4522,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when an annotation is added to output text content.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/53`.
-    public struct ResponseOutputTextAnnotationAdded: Codable, Hashable, Sendable {
+    public struct ResponseOutputTextAnnotationAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique identifier of the item to which the annotation is being added.
         public var itemID: Swift.String
         /// The index of the output item in the response's output array.
@@ -4319,6 +4539,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseOutputTextAnnotationAdded`.
         ///
@@ -4359,20 +4581,22 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseOutputTextAnnotationAdded` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-            self.annotationIndex = try container.decode(Swift.Int.self, forKey: .annotationIndex)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.annotation = try container.decodeIfPresent(Annotation.self, forKey: .annotation)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.output_text.annotation.added", .type, required: true)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+            self.annotationIndex = try reader.required(Swift.Int.self, .annotationIndex)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.annotation = try reader.optional(Annotation.self, .annotation)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4394,7 +4618,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Emitted when a response is queued and waiting to be processed.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/54`.
-    public struct ResponseQueued: Codable, Hashable, Sendable {
+    public struct ResponseQueued: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The full response object that is queued.
         public var response: Response
         /// The sequence number for this event.
@@ -4403,6 +4627,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseQueued`.
         ///
@@ -4427,16 +4653,18 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseQueued` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseQueued` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.queued", forKey: .type)
-            self.response = try container.decode(Response.self, forKey: .response)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.queued", .type, required: true)
+            self.response = try reader.required(Response.self, .response)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4454,7 +4682,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Event representing a delta (partial update) to the input of a custom tool call.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/55`.
-    public struct ResponseCustomToolCallInputDelta: Codable, Hashable, Sendable {
+    public struct ResponseCustomToolCallInputDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The index of the output this delta applies to.
@@ -4467,6 +4695,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCustomToolCallInputDelta`.
         ///
@@ -4499,18 +4729,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.delta = try container.decode(Swift.String.self, forKey: .delta)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.custom_tool_call_input.delta", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.delta = try reader.required(Swift.String.self, .delta)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -4530,7 +4762,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
     /// Event indicating that input for a custom tool call is complete.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent/anyOf/56`.
-    public struct ResponseCustomToolCallInputDone: Codable, Hashable, Sendable {
+    public struct ResponseCustomToolCallInputDone: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The sequence number of this event.
         public var sequenceNumber: Swift.Int
         /// The index of the output this event applies to.
@@ -4543,6 +4775,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
         /// when the originating `response.create` event supplied a
         /// `stream_id`.
         public var streamID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResponseCustomToolCallInputDone`.
         ///
@@ -4575,18 +4809,20 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable {
             case type
         }
 
-        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResponseCustomToolCallInputDone` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
-            self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-            self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-            self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-            self.input = try container.decode(Swift.String.self, forKey: .input)
-            self.streamID = try container.decodeIfPresent(Swift.String.self, forKey: .streamID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("response.custom_tool_call_input.done", .type, required: true)
+            self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+            self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+            self.itemID = try reader.required(Swift.String.self, .itemID)
+            self.input = try reader.required(Swift.String.self, .input)
+            self.streamID = try reader.optional(Swift.String.self, .streamID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

@@ -8,7 +8,7 @@ import Foundation
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesWebSocketStreamEvent`.
-public enum ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable {
+public enum ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
     case responseAudioDelta(ResponseAudioDeltaEvent)
     /// Emitted when the audio response is complete. (type: `response.audio.done`)

@@ -6,7 +6,7 @@ import Foundation
 /// The `CreateResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
-public struct CreateResponse: Codable, Hashable, Sendable {
+public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
@@ -119,6 +119,8 @@ public struct CreateResponse: Codable, Hashable, Sendable {
     public var contextManagement: [ContextManagementParam]?
     /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateResponse`.
     ///
@@ -254,43 +256,45 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         case maxOutputTokens = "max_output_tokens"
     }
 
-    /// Decodes `CreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(CreateResponse.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decodeIfPresent(ModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(ToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-        self.serviceTier = try container.decodeIfPresent(ServiceTierResponses.self, forKey: .serviceTier)
-        self._truncation = try container.decodeIfPresent(CreateResponse.Truncation.self, forKey: .truncation)
-        self.reasoning = try container.decodeIfPresent(Reasoning.self, forKey: .reasoning)
-        self.input = try container.decodeIfPresent(InputParam.self, forKey: .input)
-        self.include = try container.decodeIfPresent([IncludeEnum].self, forKey: .include)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.store = try container.decodeIfPresent(Swift.Bool.self, forKey: .store)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.moderation = try container.decodeIfPresent(ModerationParam.self, forKey: .moderation)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.streamOptions = try container.decodeIfPresent(ResponseStreamOptions.self, forKey: .streamOptions)
-        self.conversation = try container.decodeIfPresent(ConversationParam.self, forKey: .conversation)
-        self.contextManagement = try container.decodeIfPresent([ContextManagementParam].self, forKey: .contextManagement)
-        self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(CreateResponse.PromptCacheRetention.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, .promptCacheOptions)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.optional(ModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(ResponseTextParam.self, .text)
+        self.tools = try reader.optional(ToolsArray.self, .tools)
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.serviceTier = try reader.optional(ServiceTierResponses.self, .serviceTier)
+        self._truncation = try reader.optional(CreateResponse.Truncation.self, .truncation)
+        self.reasoning = try reader.optional(Reasoning.self, .reasoning)
+        self.input = try reader.optional(InputParam.self, .input)
+        self.include = try reader.optional([IncludeEnum].self, .include)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.store = try reader.optional(Swift.Bool.self, .store)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.moderation = try reader.optional(ModerationParam.self, .moderation)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.streamOptions = try reader.optional(ResponseStreamOptions.self, .streamOptions)
+        self.conversation = try reader.optional(ConversationParam.self, .conversation)
+        self.contextManagement = try reader.optional([ContextManagementParam].self, .contextManagement)
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, .maxOutputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -388,7 +392,7 @@ public struct CreateResponse: Codable, Hashable, Sendable {
 /// ResponseCustomToolCallOutputItem
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCallOutputResource`.
-public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
+public struct CustomToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call output item.
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
@@ -403,6 +407,8 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
     public var status: FunctionCallOutputStatusEnum
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CustomToolCallOutputResource`.
     ///
@@ -439,19 +445,21 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(CustomToolCallOutputResource.Output.self, forKey: .output)
-        self.status = try container.decode(FunctionCallOutputStatusEnum.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.output = try reader.required(CustomToolCallOutputResource.Output.self, .output)
+        self.status = try reader.required(FunctionCallOutputStatusEnum.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -474,7 +482,7 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -489,11 +497,11 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
+            if let value = decoder.attemptCase([FunctionAndCustomToolCallOutput].self) {
                 self = .outputContentList(value)
                 return
             }
@@ -516,7 +524,7 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable {
 /// ResponseCustomToolCallItem
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCallResource`.
-public struct CustomToolCallResource: Codable, Hashable, Sendable {
+public struct CustomToolCallResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call item.
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
@@ -534,6 +542,8 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
     public var status: FunctionCallStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CustomToolCallResource`.
     ///
@@ -578,21 +588,23 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.status = try container.decode(FunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.status = try reader.required(FunctionCallStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -615,7 +627,7 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable {
 /// The `InputMessageResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/InputMessageResource`.
-public struct InputMessageResource: Codable, Hashable, Sendable {
+public struct InputMessageResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `system`, or `developer`.
     public var role: InputMessageResource.RoleValue
     /// The status of item. One of `in_progress`, `completed`, or
@@ -626,6 +638,8 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
     public var content: InputMessageContentList
     /// The unique ID of the message input.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputMessageResource`.
     ///
@@ -654,17 +668,19 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputMessageResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message", forKey: .type)
-        self.role = try container.decode(InputMessageResource.RoleValue.self, forKey: .role)
-        self.status = try container.decodeIfPresent(InputMessageResource.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent(InputMessageContentList.self, forKey: .content) ?? []
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: true)
+        self.role = try reader.required(InputMessageResource.RoleValue.self, .role)
+        self.status = try reader.optional(InputMessageResource.Status.self, .status)
+        self.content = try reader.required(InputMessageContentList.self, .content)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -737,7 +753,7 @@ public struct InputMessageResource: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputParam`.
-public enum InputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum InputParam: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// A text input to the model, equivalent to a text input with the
     case string(Swift.String)
     /// A list of one or many input items to the model, containing
@@ -752,11 +768,11 @@ public enum InputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral 
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? [InputItem](from: decoder) {
+        if let value = decoder.attemptCase([InputItem].self) {
             self = .inputItemList(value)
             return
         }
@@ -780,7 +796,7 @@ public enum InputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral 
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemResource`.
-public enum ItemResource: Codable, Hashable, Sendable {
+public enum ItemResource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     case inputMessageResource(InputMessageResource)
     /// An output message from the model.
     case outputMessage(OutputMessage)
@@ -901,11 +917,11 @@ public enum ItemResource: Codable, Hashable, Sendable {
         case "custom_tool_call_output":
             self = .customToolCallOutput(try CustomToolCallOutputResource(from: decoder))
         default:
-            if let value = try? InputMessageResource(from: decoder) {
+            if let value = decoder.attemptCase(InputMessageResource.self) {
                 self = .inputMessageResource(value)
                 return
             }
-            if let value = try? OutputMessage(from: decoder) {
+            if let value = decoder.attemptCase(OutputMessage.self) {
                 self = .outputMessage(value)
                 return
             }
@@ -957,7 +973,7 @@ public enum ItemResource: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputContent`.
-public enum OutputContent: Codable, Hashable, Sendable {
+public enum OutputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. (type: `output_text`)
     case outputText(OutputTextContent)
     /// A refusal from the model. (type: `refusal`)
@@ -1001,7 +1017,7 @@ public enum OutputContent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputItem`.
-public enum OutputItem: Codable, Hashable, Sendable {
+public enum OutputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// An output message from the model. (type: `message`)
     case message(OutputMessage)
     /// The results of a file search tool call. See the (type: `file_search_call`)
@@ -1168,7 +1184,7 @@ public enum OutputItem: Codable, Hashable, Sendable {
 /// The response object
 ///
 /// - Remark: Generated from `#/components/schemas/Response`.
-public struct Response: Codable, Hashable, Sendable {
+public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// The `top_logprobs` member.
@@ -1279,6 +1295,8 @@ public struct Response: Codable, Hashable, Sendable {
     public var conversation: ResponseConversation?
     /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Response`.
     ///
@@ -1423,46 +1441,48 @@ public struct Response: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Response` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Response` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response", forKey: .object)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(Response.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decode(ModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(ToolsArray.self, forKey: .tools) ?? []
-        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
-        self.serviceTier = try container.decodeIfPresent(ServiceTierResponses.self, forKey: .serviceTier)
-        self.truncation = try container.decodeIfPresent(Response.Truncation.self, forKey: .truncation)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(Response.Status.self, forKey: .status)
-        self.createdAt = try container.decode(Swift.Double.self, forKey: .createdAt)
-        self.completedAt = try container.decodeIfPresent(Swift.Double.self, forKey: .completedAt)
-        self.error = try container.decodeIfPresent(ResponseError.self, forKey: .error)
-        self.incompleteDetails = try container.decodeIfPresent(Response.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.output = try container.decodeIfPresent([OutputItem].self, forKey: .output) ?? []
-        self.reasoning = try container.decodeIfPresent(Reasoning.self, forKey: .reasoning)
-        self.instructions = try container.decodeIfPresent(Response.Instructions.self, forKey: .instructions)
-        self.usage = try container.decodeIfPresent(ResponseUsage.self, forKey: .usage)
-        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptions.self, forKey: .promptCacheOptions)
-        self.moderation = try container.decodeIfPresent(Moderation.self, forKey: .moderation)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.conversation = try container.decodeIfPresent(ResponseConversation.self, forKey: .conversation)
-        self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response", .object, required: true)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(Response.PromptCacheRetention.self, .promptCacheRetention)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.required(ModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(ResponseTextParam.self, .text)
+        self.tools = try reader.required(ToolsArray.self, .tools)
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.serviceTier = try reader.optional(ServiceTierResponses.self, .serviceTier)
+        self.truncation = try reader.optional(Response.Truncation.self, .truncation)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.optional(Response.Status.self, .status)
+        self.createdAt = try reader.required(Swift.Double.self, .createdAt)
+        self.completedAt = try reader.optional(Swift.Double.self, .completedAt)
+        self.error = try reader.optional(ResponseError.self, .error)
+        self.incompleteDetails = try reader.optional(Response.IncompleteDetails.self, .incompleteDetails)
+        self.output = try reader.required([OutputItem].self, .output)
+        self.reasoning = try reader.optional(Reasoning.self, .reasoning)
+        self.instructions = try reader.optional(Response.Instructions.self, .instructions)
+        self.usage = try reader.optional(ResponseUsage.self, .usage)
+        self.promptCacheOptions = try reader.optional(PromptCacheOptions.self, .promptCacheOptions)
+        self.moderation = try reader.optional(Moderation.self, .moderation)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.conversation = try reader.optional(ResponseConversation.self, .conversation)
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, .maxOutputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1594,9 +1614,11 @@ public struct Response: Codable, Hashable, Sendable {
     /// Details about why the response is incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Hashable, Sendable {
+    public struct IncompleteDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The reason why the response is incomplete.
         public var reason: Response.IncompleteDetails.Reason?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -1610,13 +1632,15 @@ public struct Response: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reason = try container.decodeIfPresent(Response.IncompleteDetails.Reason.self, forKey: .reason)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reason = try reader.optional(Response.IncompleteDetails.Reason.self, .reason)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1656,7 +1680,7 @@ public struct Response: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/instructions/anyOf/0`.
-    public enum Instructions: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Instructions: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the
         case string(Swift.String)
         /// A list of one or many input items to the model, containing
@@ -1671,11 +1695,11 @@ public struct Response: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [InputItem](from: decoder) {
+            if let value = decoder.attemptCase([InputItem].self) {
                 self = .inputItemList(value)
                 return
             }
@@ -1698,11 +1722,13 @@ public struct Response: Codable, Hashable, Sendable {
 /// Emitted when there is a partial audio response.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioDeltaEvent`.
-public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A sequence number for this chunk of the stream response.
     public var sequenceNumber: Swift.Int
     /// A chunk of Base64 encoded response audio bytes.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseAudioDeltaEvent`.
     ///
@@ -1723,15 +1749,17 @@ public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.delta", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.delta", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1748,9 +1776,11 @@ public struct ResponseAudioDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when the audio response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioDoneEvent`.
-public struct ResponseAudioDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the delta.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseAudioDoneEvent`.
     ///
@@ -1765,14 +1795,16 @@ public struct ResponseAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1788,11 +1820,13 @@ public struct ResponseAudioDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when there is a partial transcript of audio.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioTranscriptDeltaEvent`.
-public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The partial transcript of the audio response.
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseAudioTranscriptDeltaEvent`.
     ///
@@ -1813,15 +1847,17 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioTranscriptDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.transcript.delta", .type, required: true)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1838,9 +1874,11 @@ public struct ResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when the full audio transcript is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseAudioTranscriptDoneEvent`.
-public struct ResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseAudioTranscriptDoneEvent`.
     ///
@@ -1855,14 +1893,16 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseAudioTranscriptDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.transcript.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.transcript.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1878,7 +1918,7 @@ public struct ResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when a partial code snippet is streamed by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallCodeDeltaEvent`.
-public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code is being streamed.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
@@ -1887,6 +1927,8 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Send
     public var delta: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
@@ -1915,17 +1957,19 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `ResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call_code.delta", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1944,7 +1988,7 @@ public struct ResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Send
 /// Emitted when the code snippet is finalized by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallCodeDoneEvent`.
-public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code is finalized.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
@@ -1953,6 +1997,8 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Senda
     public var code: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCodeInterpreterCallCodeDoneEvent`.
     ///
@@ -1981,17 +2027,19 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `ResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallCodeDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call_code.done", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2010,13 +2058,15 @@ public struct ResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Senda
 /// Emitted when the code interpreter call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallCompletedEvent`.
-public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Sendable {
+public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code interpreter call is completed.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
     public var itemID: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCodeInterpreterCallCompletedEvent`.
     ///
@@ -2041,16 +2091,18 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `ResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call.completed", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2068,13 +2120,15 @@ public struct ResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Send
 /// Emitted when a code interpreter call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallInProgressEvent`.
-public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sendable {
+public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code interpreter call is in progress.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
     public var itemID: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCodeInterpreterCallInProgressEvent`.
     ///
@@ -2099,16 +2153,18 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `ResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call.in_progress", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2126,13 +2182,15 @@ public struct ResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sen
 /// Emitted when the code interpreter is actively interpreting the code snippet.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCodeInterpreterCallInterpretingEvent`.
-public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, Sendable {
+public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response for which the code interpreter is interpreting code.
     public var outputIndex: Swift.Int
     /// The unique identifier of the code interpreter tool call item.
     public var itemID: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCodeInterpreterCallInterpretingEvent`.
     ///
@@ -2157,16 +2215,18 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `ResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCodeInterpreterCallInterpretingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call.interpreting", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2184,11 +2244,13 @@ public struct ResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, S
 /// Emitted when the model response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCompletedEvent`.
-public struct ResponseCompletedEvent: Codable, Hashable, Sendable {
+public struct ResponseCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Properties of the completed response.
     public var response: Response
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCompletedEvent`.
     ///
@@ -2209,15 +2271,17 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.completed", forKey: .type)
-        self.response = try container.decode(Response.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.completed", .type, required: true)
+        self.response = try reader.required(Response.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2234,7 +2298,7 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when a new content part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseContentPartAddedEvent`.
-public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
+public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the content part was added to.
     public var itemID: Swift.String
     /// The index of the output item that the content part was added to.
@@ -2245,6 +2309,8 @@ public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
     public var part: OutputContent
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseContentPartAddedEvent`.
     ///
@@ -2277,18 +2343,20 @@ public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseContentPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.added", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.part = try container.decode(OutputContent.self, forKey: .part)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.added", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.part = try reader.required(OutputContent.self, .part)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2308,7 +2376,7 @@ public struct ResponseContentPartAddedEvent: Codable, Hashable, Sendable {
 /// Emitted when a content part is done.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseContentPartDoneEvent`.
-public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the content part was added to.
     public var itemID: Swift.String
     /// The index of the output item that the content part was added to.
@@ -2319,6 +2387,8 @@ public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
     public var sequenceNumber: Swift.Int
     /// The content part that is done.
     public var part: OutputContent
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseContentPartDoneEvent`.
     ///
@@ -2351,18 +2421,20 @@ public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseContentPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.done", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.part = try container.decode(OutputContent.self, forKey: .part)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.done", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.part = try reader.required(OutputContent.self, .part)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2382,11 +2454,13 @@ public struct ResponseContentPartDoneEvent: Codable, Hashable, Sendable {
 /// An event that is emitted when a response is created.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCreatedEvent`.
-public struct ResponseCreatedEvent: Codable, Hashable, Sendable {
+public struct ResponseCreatedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The response that was created.
     public var response: Response
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCreatedEvent`.
     ///
@@ -2407,15 +2481,17 @@ public struct ResponseCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.created", forKey: .type)
-        self.response = try container.decode(Response.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.created", .type, required: true)
+        self.response = try reader.required(Response.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2432,7 +2508,7 @@ public struct ResponseCreatedEvent: Codable, Hashable, Sendable {
 /// Event representing a delta (partial update) to the input of a custom tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCustomToolCallInputDeltaEvent`.
-public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The index of the output this delta applies to.
@@ -2441,6 +2517,8 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable
     public var itemID: Swift.String
     /// The incremental input data (delta) for the custom tool call.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCustomToolCallInputDeltaEvent`.
     ///
@@ -2469,17 +2547,19 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `ResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCustomToolCallInputDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.custom_tool_call_input.delta", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2498,7 +2578,7 @@ public struct ResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable
 /// Event indicating that input for a custom tool call is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseCustomToolCallInputDoneEvent`.
-public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The index of the output this event applies to.
@@ -2507,6 +2587,8 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable 
     public var itemID: Swift.String
     /// The complete input data for the custom tool call.
     public var input: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseCustomToolCallInputDoneEvent`.
     ///
@@ -2535,17 +2617,19 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `ResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.custom_tool_call_input.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2564,11 +2648,13 @@ public struct ResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable 
 /// An error object returned when the model fails to generate a Response.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseError/anyOf/0`.
-public struct ResponseError: Codable, Hashable, Sendable {
+public struct ResponseError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error code for the response.
     public var code: ResponseErrorCode
     /// A human-readable description of the error.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseError`.
     ///
@@ -2588,14 +2674,16 @@ public struct ResponseError: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes `ResponseError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decode(ResponseErrorCode.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.required(ResponseErrorCode.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2684,7 +2772,7 @@ public struct ResponseErrorCode: OpenEnum {
 /// Emitted when an error occurs.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseErrorEvent`.
-public struct ResponseErrorEvent: Codable, Hashable, Sendable {
+public struct ResponseErrorEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `code` member.
     public var code: Swift.String?
     /// The error message.
@@ -2693,6 +2781,8 @@ public struct ResponseErrorEvent: Codable, Hashable, Sendable {
     public var param: Swift.String?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseErrorEvent`.
     ///
@@ -2721,17 +2811,19 @@ public struct ResponseErrorEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseErrorEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.param = try reader.optional(Swift.String.self, .param)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2750,11 +2842,13 @@ public struct ResponseErrorEvent: Codable, Hashable, Sendable {
 /// An event that is emitted when a response fails.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFailedEvent`.
-public struct ResponseFailedEvent: Codable, Hashable, Sendable {
+public struct ResponseFailedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The response that failed.
     public var response: Response
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFailedEvent`.
     ///
@@ -2775,15 +2869,17 @@ public struct ResponseFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.failed", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.response = try container.decode(Response.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.failed", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.response = try reader.required(Response.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2800,13 +2896,15 @@ public struct ResponseFailedEvent: Codable, Hashable, Sendable {
 /// Emitted when a file search call is completed (results found).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFileSearchCallCompletedEvent`.
-public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable {
+public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the file search call is initiated.
     public var outputIndex: Swift.Int
     /// The ID of the output item that the file search call is initiated.
     public var itemID: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFileSearchCallCompletedEvent`.
     ///
@@ -2831,16 +2929,18 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `ResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFileSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.file_search_call.completed", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.file_search_call.completed", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2858,13 +2958,15 @@ public struct ResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable 
 /// Emitted when a file search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFileSearchCallInProgressEvent`.
-public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable {
+public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the file search call is initiated.
     public var outputIndex: Swift.Int
     /// The ID of the output item that the file search call is initiated.
     public var itemID: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFileSearchCallInProgressEvent`.
     ///
@@ -2889,16 +2991,18 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `ResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFileSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.file_search_call.in_progress", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2916,13 +3020,15 @@ public struct ResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable
 /// Emitted when a file search is currently searching.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFileSearchCallSearchingEvent`.
-public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable {
+public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the file search call is searching.
     public var outputIndex: Swift.Int
     /// The ID of the output item that the file search call is initiated.
     public var itemID: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFileSearchCallSearchingEvent`.
     ///
@@ -2947,16 +3053,18 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `ResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFileSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.file_search_call.searching", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.file_search_call.searching", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2974,7 +3082,7 @@ public struct ResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable 
 /// Emitted when there is a partial function-call arguments delta.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFunctionCallArgumentsDeltaEvent`.
-public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the function-call arguments delta is added to.
     public var itemID: Swift.String
     /// The index of the output item that the function-call arguments delta is added to.
@@ -2983,6 +3091,8 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendab
     public var sequenceNumber: Swift.Int
     /// The function-call arguments delta that is added.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFunctionCallArgumentsDeltaEvent`.
     ///
@@ -3011,17 +3121,19 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `ResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFunctionCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.delta", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3040,7 +3152,7 @@ public struct ResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendab
 /// Emitted when function-call arguments are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFunctionCallArgumentsDoneEvent`.
-public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item.
     public var itemID: Swift.String
     /// The name of the function that was called.
@@ -3051,6 +3163,8 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
     public var sequenceNumber: Swift.Int
     /// The function-call arguments.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFunctionCallArgumentsDoneEvent`.
     ///
@@ -3083,18 +3197,20 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `ResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFunctionCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.done", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3114,13 +3230,15 @@ public struct ResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendabl
 /// Emitted when an image generation tool call has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallCompletedEvent`.
-public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
+public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The unique identifier of the image generation item being processed.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseImageGenCallCompletedEvent`.
     ///
@@ -3145,16 +3263,18 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseImageGenCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.completed", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.completed", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3172,13 +3292,15 @@ public struct ResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when an image generation tool call is actively generating an image (intermediate state).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallGeneratingEvent`.
-public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
+public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the image generation item being processed.
     public var itemID: Swift.String
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseImageGenCallGeneratingEvent`.
     ///
@@ -3203,16 +3325,18 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseImageGenCallGeneratingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallGeneratingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.generating", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.generating", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3230,13 +3354,15 @@ public struct ResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
 /// Emitted when an image generation tool call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallInProgressEvent`.
-public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
+public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the image generation item being processed.
     public var itemID: Swift.String
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseImageGenCallInProgressEvent`.
     ///
@@ -3261,16 +3387,18 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseImageGenCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.in_progress", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.in_progress", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3288,7 +3416,7 @@ public struct ResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
 /// Emitted when a partial image is available during image generation streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseImageGenCallPartialImageEvent`.
-public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable {
+public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the image generation item being processed.
@@ -3307,6 +3435,8 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable
     public var background: Swift.String?
     /// The output format that was used.
     public var outputFormat: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseImageGenCallPartialImageEvent`.
     ///
@@ -3355,22 +3485,24 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `ResponseImageGenCallPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseImageGenCallPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.partial_image", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
-        self.partialImageB64 = try container.decode(Swift.String.self, forKey: .partialImageB64)
-        self.size = try container.decodeIfPresent(Swift.String.self, forKey: .size)
-        self.quality = try container.decodeIfPresent(Swift.String.self, forKey: .quality)
-        self.background = try container.decodeIfPresent(Swift.String.self, forKey: .background)
-        self.outputFormat = try container.decodeIfPresent(Swift.String.self, forKey: .outputFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.partial_image", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+        self.partialImageB64 = try reader.required(Swift.String.self, .partialImageB64)
+        self.size = try reader.optional(Swift.String.self, .size)
+        self.quality = try reader.optional(Swift.String.self, .quality)
+        self.background = try reader.optional(Swift.String.self, .background)
+        self.outputFormat = try reader.optional(Swift.String.self, .outputFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3394,11 +3526,13 @@ public struct ResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable
 /// Emitted when the response is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseInProgressEvent`.
-public struct ResponseInProgressEvent: Codable, Hashable, Sendable {
+public struct ResponseInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The response that is in progress.
     public var response: Response
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseInProgressEvent`.
     ///
@@ -3419,15 +3553,17 @@ public struct ResponseInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.in_progress", forKey: .type)
-        self.response = try container.decode(Response.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.in_progress", .type, required: true)
+        self.response = try reader.required(Response.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3444,11 +3580,13 @@ public struct ResponseInProgressEvent: Codable, Hashable, Sendable {
 /// An event that is emitted when a response finishes as incomplete.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseIncompleteEvent`.
-public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
+public struct ResponseIncompleteEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The response that was incomplete.
     public var response: Response
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseIncompleteEvent`.
     ///
@@ -3469,15 +3607,17 @@ public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseIncompleteEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.incomplete", forKey: .type)
-        self.response = try container.decode(Response.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.incomplete", .type, required: true)
+        self.response = try reader.required(Response.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3494,7 +3634,7 @@ public struct ResponseIncompleteEvent: Codable, Hashable, Sendable {
 /// A list of Response items.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseItemList`.
-public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
+public struct ResponseItemList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items used to generate this response.
     public var data: [ItemResource]
     /// Whether there are more items available.
@@ -3503,6 +3643,8 @@ public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
     public var firstID: Swift.String
     /// The ID of the last item in the list.
     public var lastID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseItemList`.
     ///
@@ -3531,17 +3673,19 @@ public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `ResponseItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ItemResource].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ItemResource].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3569,13 +3713,15 @@ public struct ResponseItemList: Codable, Hashable, Sendable, CursorPage {
 /// logprob values indicate greater model confidence in that token choice.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseLogProb`.
-public struct ResponseLogProb: Codable, Hashable, Sendable {
+public struct ResponseLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A possible text token.
     public var token: Swift.String
     /// The log probability of this token.
     public var logprob: Swift.Double
     /// The log probabilities of up to 20 of the most likely tokens.
     public var topLogprobs: [ResponseLogProb.TopLogprob]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseLogProb`.
     ///
@@ -3599,15 +3745,17 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes `ResponseLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.topLogprobs = try container.decodeIfPresent([ResponseLogProb.TopLogprob].self, forKey: .topLogprobs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.topLogprobs = try reader.optional([ResponseLogProb.TopLogprob].self, .topLogprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3623,11 +3771,13 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseLogProb/properties/top_logprobs/items`.
-    public struct TopLogprob: Codable, Hashable, Sendable {
+    public struct TopLogprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A possible text token.
         public var token: Swift.String?
         /// The log probability of this token.
         public var logprob: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `TopLogprob`.
         ///
@@ -3647,14 +3797,16 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
             case logprob
         }
 
-        /// Decodes `TopLogprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
-            self.logprob = try container.decodeIfPresent(Swift.Double.self, forKey: .logprob)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.token = try reader.optional(Swift.String.self, .token)
+            self.logprob = try reader.optional(Swift.Double.self, .logprob)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3671,7 +3823,7 @@ public struct ResponseLogProb: Codable, Hashable, Sendable {
 /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallArgumentsDeltaEvent`.
-public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the MCP tool call item being processed.
@@ -3680,6 +3832,8 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseMCPCallArgumentsDeltaEvent`.
     ///
@@ -3708,17 +3862,19 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseMCPCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.delta", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3737,7 +3893,7 @@ public struct ResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when the arguments for an MCP tool call are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallArgumentsDoneEvent`.
-public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item in the response's output array.
     public var outputIndex: Swift.Int
     /// The unique identifier of the MCP tool call item being processed.
@@ -3746,6 +3902,8 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
     public var arguments: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseMCPCallArgumentsDoneEvent`.
     ///
@@ -3774,17 +3932,19 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseMCPCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.done", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3797,179 +3957,5 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
         try container.encode(self.itemID, forKey: .itemID)
         try container.encode(self.arguments, forKey: .arguments)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// Emitted when an MCP  tool call has completed successfully.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseMCPCallCompletedEvent`.
-public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
-    /// The ID of the MCP tool call item that completed.
-    public var itemID: Swift.String
-    /// The index of the output item that completed.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-
-    /// Creates a new `ResponseMCPCallCompletedEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the MCP tool call item that completed.
-    ///   - outputIndex: The index of the output item that completed.
-    ///   - sequenceNumber: The sequence number of this event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int
-    ) {
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    /// Decodes `ResponseMCPCallCompletedEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.completed", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_call.completed", forKey: .type)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// Emitted when an MCP  tool call has failed.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseMCPCallFailedEvent`.
-public struct ResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
-    /// The ID of the MCP tool call item that failed.
-    public var itemID: Swift.String
-    /// The index of the output item that failed.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-
-    /// Creates a new `ResponseMCPCallFailedEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the MCP tool call item that failed.
-    ///   - outputIndex: The index of the output item that failed.
-    ///   - sequenceNumber: The sequence number of this event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int
-    ) {
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    /// Decodes `ResponseMCPCallFailedEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.failed", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_call.failed", forKey: .type)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// Emitted when an MCP  tool call is in progress.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseMCPCallInProgressEvent`.
-public struct ResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The index of the output item in the response's output array.
-    public var outputIndex: Swift.Int
-    /// The unique identifier of the MCP tool call item being processed.
-    public var itemID: Swift.String
-
-    /// Creates a new `ResponseMCPCallInProgressEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - outputIndex: The index of the output item in the response's output array.
-    ///   - itemID: The unique identifier of the MCP tool call item being processed.
-    public init(
-        sequenceNumber: Swift.Int,
-        outputIndex: Swift.Int,
-        itemID: Swift.String
-    ) {
-        self.sequenceNumber = sequenceNumber
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case sequenceNumber = "sequence_number"
-        case outputIndex = "output_index"
-        case itemID = "item_id"
-        case type
-    }
-
-    /// Decodes `ResponseMCPCallInProgressEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_call.in_progress", forKey: .type)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.itemID, forKey: .itemID)
     }
 }

@@ -3,16 +3,204 @@
 
 import Foundation
 
+/// Emitted when an MCP  tool call has completed successfully.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseMCPCallCompletedEvent`.
+public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The ID of the MCP tool call item that completed.
+    public var itemID: Swift.String
+    /// The index of the output item that completed.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseMCPCallCompletedEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the MCP tool call item that completed.
+    ///   - outputIndex: The index of the output item that completed.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int
+    ) {
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes `ResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.completed", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call.completed", forKey: .type)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when an MCP  tool call has failed.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseMCPCallFailedEvent`.
+public struct ResponseMCPCallFailedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The ID of the MCP tool call item that failed.
+    public var itemID: Swift.String
+    /// The index of the output item that failed.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseMCPCallFailedEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the MCP tool call item that failed.
+    ///   - outputIndex: The index of the output item that failed.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int
+    ) {
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes `ResponseMCPCallFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.failed", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call.failed", forKey: .type)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when an MCP  tool call is in progress.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseMCPCallInProgressEvent`.
+public struct ResponseMCPCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The index of the output item in the response's output array.
+    public var outputIndex: Swift.Int
+    /// The unique identifier of the MCP tool call item being processed.
+    public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseMCPCallInProgressEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - outputIndex: The index of the output item in the response's output array.
+    ///   - itemID: The unique identifier of the MCP tool call item being processed.
+    public init(
+        sequenceNumber: Swift.Int,
+        outputIndex: Swift.Int,
+        itemID: Swift.String
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case sequenceNumber = "sequence_number"
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case type
+    }
+
+    /// Decodes `ResponseMCPCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.in_progress", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call.in_progress", forKey: .type)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+    }
+}
+
 /// Emitted when the list of available MCP tools has been successfully retrieved.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsCompletedEvent`.
-public struct ResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable {
+public struct ResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that produced this output.
     public var itemID: Swift.String
     /// The index of the output item that was processed.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseMCPListToolsCompletedEvent`.
     ///
@@ -37,16 +225,18 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseMCPListToolsCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPListToolsCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_list_tools.completed", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -64,13 +254,15 @@ public struct ResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when the attempt to list available MCP tools has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsFailedEvent`.
-public struct ResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
+public struct ResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that failed.
     public var itemID: Swift.String
     /// The index of the output item that failed.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseMCPListToolsFailedEvent`.
     ///
@@ -95,16 +287,18 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseMCPListToolsFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPListToolsFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_list_tools.failed", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -122,13 +316,15 @@ public struct ResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
 /// Emitted when the system is in the process of retrieving the list of available MCP tools.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPListToolsInProgressEvent`.
-public struct ResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable {
+public struct ResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the MCP tool call item that is being processed.
     public var itemID: Swift.String
     /// The index of the output item that is being processed.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseMCPListToolsInProgressEvent`.
     ///
@@ -153,16 +349,18 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseMCPListToolsInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseMCPListToolsInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_list_tools.in_progress", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -180,7 +378,7 @@ public struct ResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable {
 /// Emitted when a new output item is added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputItemAddedEvent`.
-public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
+public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that was added.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
@@ -190,6 +388,8 @@ public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
     /// from the corresponding `response.output_item.done` event when passing it
     /// as input to a subsequent request.
     public var item: OutputItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseOutputItemAddedEvent`.
     ///
@@ -214,16 +414,18 @@ public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseOutputItemAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.added", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.item = try container.decode(OutputItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.added", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.item = try reader.required(OutputItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -241,13 +443,15 @@ public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
 /// Emitted when an output item is marked done.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputItemDoneEvent`.
-public struct ResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseOutputItemDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that was marked done.
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The output item that was marked done.
     public var item: OutputItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseOutputItemDoneEvent`.
     ///
@@ -272,16 +476,18 @@ public struct ResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseOutputItemDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.done", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.item = try container.decode(OutputItem.self, forKey: .item)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.done", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.item = try reader.required(OutputItem.self, .item)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -299,7 +505,7 @@ public struct ResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when an annotation is added to output text content.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseOutputTextAnnotationAddedEvent`.
-public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendable {
+public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the item to which the annotation is being added.
     public var itemID: Swift.String
     /// The index of the output item in the response's output array.
@@ -312,6 +518,8 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendabl
     public var sequenceNumber: Swift.Int
     /// The annotation object being added. (See annotation schema for details.)
     public var annotation: Annotation?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseOutputTextAnnotationAddedEvent`.
     ///
@@ -348,19 +556,21 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `ResponseOutputTextAnnotationAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseOutputTextAnnotationAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.annotationIndex = try container.decode(Swift.Int.self, forKey: .annotationIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.annotation = try container.decodeIfPresent(Annotation.self, forKey: .annotation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.annotation.added", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.annotationIndex = try reader.required(Swift.Int.self, .annotationIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.annotation = try reader.optional(Annotation.self, .annotation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -381,7 +591,7 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendabl
 /// The `ResponseProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseProperties`.
-public struct ResponseProperties: Codable, Hashable, Sendable {
+public struct ResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
@@ -421,6 +631,8 @@ public struct ResponseProperties: Codable, Hashable, Sendable {
     public var toolChoice: ToolChoiceParam?
     /// The `prompt` member.
     public var prompt: Prompt?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseProperties`.
     ///
@@ -464,20 +676,22 @@ public struct ResponseProperties: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes `ResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decodeIfPresent(ModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(ResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(ToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(ToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(Prompt.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.optional(ModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(ResponseTextParam.self, .text)
+        self.tools = try reader.optional(ToolsArray.self, .tools)
+        self.toolChoice = try reader.optional(ToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(Prompt.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -499,11 +713,13 @@ public struct ResponseProperties: Codable, Hashable, Sendable {
 /// Emitted when a response is queued and waiting to be processed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseQueuedEvent`.
-public struct ResponseQueuedEvent: Codable, Hashable, Sendable {
+public struct ResponseQueuedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The full response object that is queued.
     public var response: Response
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseQueuedEvent`.
     ///
@@ -524,15 +740,17 @@ public struct ResponseQueuedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseQueuedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.queued", forKey: .type)
-        self.response = try container.decode(Response.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.queued", .type, required: true)
+        self.response = try reader.required(Response.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -549,7 +767,7 @@ public struct ResponseQueuedEvent: Codable, Hashable, Sendable {
 /// Emitted when a new reasoning summary part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartAddedEvent`.
-public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendable {
+public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary part is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary part is associated with.
@@ -560,6 +778,8 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
     public var sequenceNumber: Swift.Int
     /// The summary part that was added.
     public var part: ResponseReasoningSummaryPartAddedEvent.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseReasoningSummaryPartAddedEvent`.
     ///
@@ -592,18 +812,20 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `ResponseReasoningSummaryPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_part.added", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.part = try container.decode(ResponseReasoningSummaryPartAddedEvent.Part.self, forKey: .part)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_part.added", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.part = try reader.required(ResponseReasoningSummaryPartAddedEvent.Part.self, .part)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -622,9 +844,11 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
     /// The summary part that was added.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartAddedEvent/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The text of the summary part.
         public var text: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Part`.
         ///
@@ -639,14 +863,16 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
             case type
         }
 
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("summary_text", forKey: .type)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("summary_text", .type, required: true)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -663,7 +889,7 @@ public struct ResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendabl
 /// Emitted when a reasoning summary part is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartDoneEvent`.
-public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary part is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary part is associated with.
@@ -674,6 +900,8 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
     public var sequenceNumber: Swift.Int
     /// The completed summary part.
     public var part: ResponseReasoningSummaryPartDoneEvent.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseReasoningSummaryPartDoneEvent`.
     ///
@@ -707,19 +935,21 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
         case status
     }
 
-    /// Decodes `ResponseReasoningSummaryPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_part.done", forKey: .type)
-        try container.decodeConstantIfPresent("incomplete", forKey: .status)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.part = try container.decode(ResponseReasoningSummaryPartDoneEvent.Part.self, forKey: .part)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_part.done", .type, required: true)
+        try reader.constant("incomplete", .status, required: false)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.part = try reader.required(ResponseReasoningSummaryPartDoneEvent.Part.self, .part)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -739,9 +969,11 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
     /// The completed summary part.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryPartDoneEvent/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The text of the summary part.
         public var text: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Part`.
         ///
@@ -756,14 +988,16 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
             case type
         }
 
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("summary_text", forKey: .type)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("summary_text", .type, required: true)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -780,7 +1014,7 @@ public struct ResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable
 /// Emitted when a delta is added to a reasoning summary text.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryTextDeltaEvent`.
-public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary text delta is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary text delta is associated with.
@@ -791,6 +1025,8 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendabl
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseReasoningSummaryTextDeltaEvent`.
     ///
@@ -823,18 +1059,20 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `ResponseReasoningSummaryTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_text.delta", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_text.delta", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -854,7 +1092,7 @@ public struct ResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendabl
 /// Emitted when a reasoning summary text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningSummaryTextDoneEvent`.
-public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item this summary text is associated with.
     public var itemID: Swift.String
     /// The index of the output item this summary text is associated with.
@@ -865,6 +1103,8 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable
     public var text: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseReasoningSummaryTextDoneEvent`.
     ///
@@ -897,18 +1137,20 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `ResponseReasoningSummaryTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningSummaryTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_text.done", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_text.done", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -928,7 +1170,7 @@ public struct ResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable
 /// Emitted when a delta is added to a reasoning text.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningTextDeltaEvent`.
-public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item this reasoning text delta is associated with.
     public var itemID: Swift.String
     /// The index of the output item this reasoning text delta is associated with.
@@ -939,6 +1181,8 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseReasoningTextDeltaEvent`.
     ///
@@ -971,18 +1215,20 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseReasoningTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_text.delta", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_text.delta", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1002,7 +1248,7 @@ public struct ResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when a reasoning text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseReasoningTextDoneEvent`.
-public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item this reasoning text is associated with.
     public var itemID: Swift.String
     /// The index of the output item this reasoning text is associated with.
@@ -1013,6 +1259,8 @@ public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
     public var text: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseReasoningTextDoneEvent`.
     ///
@@ -1045,18 +1293,20 @@ public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseReasoningTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseReasoningTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_text.done", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_text.done", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1076,7 +1326,7 @@ public struct ResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when there is a partial refusal text.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseRefusalDeltaEvent`.
-public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the refusal text is added to.
     public var itemID: Swift.String
     /// The index of the output item that the refusal text is added to.
@@ -1087,6 +1337,8 @@ public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseRefusalDeltaEvent`.
     ///
@@ -1119,18 +1371,20 @@ public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseRefusalDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseRefusalDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.refusal.delta", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.refusal.delta", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1150,7 +1404,7 @@ public struct ResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when refusal text is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseRefusalDoneEvent`.
-public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the refusal text is finalized.
     public var itemID: Swift.String
     /// The index of the output item that the refusal text is finalized.
@@ -1161,6 +1415,8 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
     public var refusal: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseRefusalDoneEvent`.
     ///
@@ -1193,18 +1449,20 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseRefusalDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseRefusalDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.refusal.done", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.refusal.done", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.refusal = try reader.required(Swift.String.self, .refusal)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1226,7 +1484,7 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamEvent`.
-public enum ResponseStreamEvent: Codable, Hashable, Sendable {
+public enum ResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
     case responseAudioDelta(ResponseAudioDeltaEvent)
     /// Emitted when the audio response is complete. (type: `response.audio.done`)
@@ -1543,7 +1801,7 @@ public enum ResponseStreamEvent: Codable, Hashable, Sendable {
 /// Options for streaming responses. Only set this when you set `stream: true`.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamOptions/anyOf/0`.
-public struct ResponseStreamOptions: Codable, Hashable, Sendable {
+public struct ResponseStreamOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// When true, stream obfuscation will be enabled. Stream obfuscation adds
     /// random characters to an `obfuscation` field on streaming delta events to
     /// normalize payload sizes as a mitigation to certain side-channel attacks.
@@ -1552,6 +1810,8 @@ public struct ResponseStreamOptions: Codable, Hashable, Sendable {
     /// false to optimize for bandwidth if you trust the network links between
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseStreamOptions`.
     ///
@@ -1565,13 +1825,15 @@ public struct ResponseStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
-    /// Decodes `ResponseStreamOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.includeObfuscation = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeObfuscation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.includeObfuscation = try reader.optional(Swift.Bool.self, .includeObfuscation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1586,7 +1848,7 @@ public struct ResponseStreamOptions: Codable, Hashable, Sendable {
 /// Emitted when there is an additional text delta.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseTextDeltaEvent`.
-public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
+public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the text delta was added to.
     public var itemID: Swift.String
     /// The index of the output item that the text delta was added to.
@@ -1599,6 +1861,8 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
     public var sequenceNumber: Swift.Int
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [ResponseLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseTextDeltaEvent`.
     ///
@@ -1635,19 +1899,21 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.delta", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.delta", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.logprobs = try reader.required([ResponseLogProb].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1668,7 +1934,7 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when text content is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseTextDoneEvent`.
-public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
+public struct ResponseTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the output item that the text content is finalized.
     public var itemID: Swift.String
     /// The index of the output item that the text content is finalized.
@@ -1681,6 +1947,8 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
     public var sequenceNumber: Swift.Int
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [ResponseLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseTextDoneEvent`.
     ///
@@ -1717,19 +1985,21 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.done", forKey: .type)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decodeIfPresent([ResponseLogProb].self, forKey: .logprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.done", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.logprobs = try reader.required([ResponseLogProb].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1750,13 +2020,15 @@ public struct ResponseTextDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when a web search call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWebSearchCallCompletedEvent`.
-public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
+public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the web search call is associated with.
     public var outputIndex: Swift.Int
     /// Unique ID for the output item associated with the web search call.
     public var itemID: Swift.String
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseWebSearchCallCompletedEvent`.
     ///
@@ -1781,16 +2053,18 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWebSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.web_search_call.completed", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.web_search_call.completed", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1808,13 +2082,15 @@ public struct ResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when a web search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWebSearchCallInProgressEvent`.
-public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable {
+public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the web search call is associated with.
     public var outputIndex: Swift.Int
     /// Unique ID for the output item associated with the web search call.
     public var itemID: Swift.String
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseWebSearchCallInProgressEvent`.
     ///
@@ -1839,16 +2115,18 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `ResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWebSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.web_search_call.in_progress", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1866,13 +2144,15 @@ public struct ResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable 
 /// Emitted when a web search call is executing.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseWebSearchCallSearchingEvent`.
-public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
+public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output item that the web search call is associated with.
     public var outputIndex: Swift.Int
     /// Unique ID for the output item associated with the web search call.
     public var itemID: Swift.String
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseWebSearchCallSearchingEvent`.
     ///
@@ -1897,16 +2177,18 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseWebSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.web_search_call.searching", forKey: .type)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.web_search_call.searching", .type, required: true)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1986,11 +2268,13 @@ public typealias ToolsArray = [Tool]
 /// The `ContextManagementParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContextManagementParam`.
-public struct ContextManagementParam: Codable, Hashable, Sendable {
+public struct ContextManagementParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
     /// The `compact_threshold` member.
     public var compactThreshold: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContextManagementParam`.
     ///
@@ -2010,14 +2294,16 @@ public struct ContextManagementParam: Codable, Hashable, Sendable {
         case compactThreshold = "compact_threshold"
     }
 
-    /// Decodes `ContextManagementParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContextManagementParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(Swift.String.self, forKey: .type)
-        self.compactThreshold = try container.decodeIfPresent(Swift.Int.self, forKey: .compactThreshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(Swift.String.self, .type)
+        self.compactThreshold = try reader.optional(Swift.Int.self, .compactThreshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2033,9 +2319,11 @@ public struct ContextManagementParam: Codable, Hashable, Sendable {
 /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheOptions`.
-public struct PromptCacheOptions: Codable, Hashable, Sendable {
+public struct PromptCacheOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether implicit prompt-cache breakpoints were enabled.
     public var mode: PromptCacheModeEnum
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `PromptCacheOptions`.
     ///
@@ -2050,14 +2338,16 @@ public struct PromptCacheOptions: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes `PromptCacheOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("30m", forKey: .ttl)
-        self.mode = try container.decode(PromptCacheModeEnum.self, forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("30m", .ttl, required: true)
+        self.mode = try reader.required(PromptCacheModeEnum.self, .mode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2073,11 +2363,13 @@ public struct PromptCacheOptions: Codable, Hashable, Sendable {
 /// An error produced while attempting moderation for the response input or output.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationErrorBody`.
-public struct ModerationErrorBody: Codable, Hashable, Sendable {
+public struct ModerationErrorBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModerationErrorBody`.
     ///
@@ -2098,15 +2390,17 @@ public struct ModerationErrorBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ModerationErrorBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationErrorBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2123,11 +2417,13 @@ public struct ModerationErrorBody: Codable, Hashable, Sendable {
 /// Moderation results or errors for the response input and output.
 ///
 /// - Remark: Generated from `#/components/schemas/Moderation`.
-public struct Moderation: Codable, Hashable, Sendable {
+public struct Moderation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Moderation for the response input.
     public var input: Moderation.Input
     /// Moderation for the response output.
     public var output: Moderation.Output
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Moderation`.
     ///
@@ -2147,14 +2443,16 @@ public struct Moderation: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes `Moderation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Moderation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decode(Moderation.Input.self, forKey: .input)
-        self.output = try container.decode(Moderation.Output.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.required(Moderation.Input.self, .input)
+        self.output = try reader.required(Moderation.Output.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2171,7 +2469,7 @@ public struct Moderation: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/input`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. (type: `moderation_result`)
         case moderationResult(ModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. (type: `error`)
@@ -2210,7 +2508,7 @@ public struct Moderation: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. (type: `moderation_result`)
         case moderationResult(ModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. (type: `error`)
@@ -2248,9 +2546,11 @@ public struct Moderation: Codable, Hashable, Sendable {
 /// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseConversation`.
-public struct ResponseConversation: Codable, Hashable, Sendable {
+public struct ResponseConversation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation that this response was associated with.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseConversation`.
     ///
@@ -2264,13 +2564,15 @@ public struct ResponseConversation: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `ResponseConversation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2285,7 +2587,7 @@ public struct ResponseConversation: Codable, Hashable, Sendable {
 /// A streaming event that indicated a shell command was added to a tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallCommandAddedStreamingEvent`.
-public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Sendable {
+public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The index of the output item that was updated.
@@ -2294,6 +2596,8 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Se
     public var commandIndex: Swift.Int
     /// The shell command that was added.
     public var command: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseShellCallCommandAddedStreamingEvent`.
     ///
@@ -2322,17 +2626,19 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `ResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallCommandAddedStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_command.added", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.command = try container.decode(Swift.String.self, forKey: .command)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_command.added", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.command = try reader.required(Swift.String.self, .command)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2351,7 +2657,7 @@ public struct ResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Se
 /// A streaming event that indicated a shell command was incrementally updated.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallCommandDeltaStreamingEvent`.
-public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Sendable {
+public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The index of the output item that was updated.
@@ -2362,6 +2668,8 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Se
     public var delta: Swift.String
     /// An obfuscation string that was added to pad the event payload.
     public var obfuscation: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseShellCallCommandDeltaStreamingEvent`.
     ///
@@ -2394,18 +2702,20 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `ResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallCommandDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_command.delta", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.obfuscation = try reader.optional(Swift.String.self, .obfuscation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2425,7 +2735,7 @@ public struct ResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Se
 /// A streaming event that indicated a shell command was completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallCommandDoneStreamingEvent`.
-public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sendable {
+public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The index of the output item that was updated.
@@ -2434,6 +2744,8 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sen
     public var commandIndex: Swift.Int
     /// The final shell command that was emitted.
     public var command: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseShellCallCommandDoneStreamingEvent`.
     ///
@@ -2462,17 +2774,19 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `ResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallCommandDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_command.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.command = try container.decode(Swift.String.self, forKey: .command)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_command.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.command = try reader.required(Swift.String.self, .command)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2491,11 +2805,13 @@ public struct ResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sen
 /// A delta of stdout/stderr emitted while a shell call was running.
 ///
 /// - Remark: Generated from `#/components/schemas/ShellCallOutputDelta`.
-public struct ShellCallOutputDelta: Codable, Hashable, Sendable {
+public struct ShellCallOutputDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The stdout delta that was emitted.
     public var stdout: Swift.String?
     /// The stderr delta that was emitted.
     public var stderr: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ShellCallOutputDelta`.
     ///
@@ -2515,14 +2831,16 @@ public struct ShellCallOutputDelta: Codable, Hashable, Sendable {
         case stderr
     }
 
-    /// Decodes `ShellCallOutputDelta` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ShellCallOutputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decodeIfPresent(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decodeIfPresent(Swift.String.self, forKey: .stderr)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.stdout = try reader.optional(Swift.String.self, .stdout)
+        self.stderr = try reader.optional(Swift.String.self, .stderr)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2538,7 +2856,7 @@ public struct ShellCallOutputDelta: Codable, Hashable, Sendable {
 /// A streaming event that indicated shell call output was incrementally added.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallOutputContentDeltaStreamingEvent`.
-public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashable, Sendable {
+public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The ID of the output item that was updated.
@@ -2549,6 +2867,8 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashab
     public var commandIndex: Swift.Int
     /// The stdout/stderr delta that was emitted.
     public var delta: ShellCallOutputDelta
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseShellCallOutputContentDeltaStreamingEvent`.
     ///
@@ -2581,18 +2901,20 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashab
         case type
     }
 
-    /// Decodes `ResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_output_content.delta", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.delta = try container.decode(ShellCallOutputDelta.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_output_content.delta", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.delta = try reader.required(ShellCallOutputDelta.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2612,7 +2934,7 @@ public struct ResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashab
 /// A streaming event that indicated shell call output was completed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseShellCallOutputContentDoneStreamingEvent`.
-public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashable, Sendable {
+public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The ID of the output item that was updated.
@@ -2623,6 +2945,8 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
     public var commandIndex: Swift.Int
     /// The output contents emitted for the shell command.
     public var output: [FunctionShellCallOutputContent]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseShellCallOutputContentDoneStreamingEvent`.
     ///
@@ -2655,18 +2979,20 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
         case type
     }
 
-    /// Decodes `ResponseShellCallOutputContentDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseShellCallOutputContentDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_output_content.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.output = try container.decodeIfPresent([FunctionShellCallOutputContent].self, forKey: .output) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_output_content.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.output = try reader.required([FunctionShellCallOutputContent].self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2686,7 +3012,7 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
 /// The `BetaError` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaError`.
-public struct BetaError: Codable, Hashable, Sendable {
+public struct BetaError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `code` member.
     public var code: Swift.String?
     /// The `message` member.
@@ -2695,6 +3021,8 @@ public struct BetaError: Codable, Hashable, Sendable {
     public var param: Swift.String?
     /// The `type` member.
     public var type: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaError`.
     ///
@@ -2722,16 +3050,18 @@ public struct BetaError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-        self.type = try container.decode(Swift.String.self, forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.param = try reader.optional(Swift.String.self, .param)
+        self.type = try reader.required(Swift.String.self, .type)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2749,7 +3079,7 @@ public struct BetaError: Codable, Hashable, Sendable {
 /// A list of Response items.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseItemList`.
-public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
+public struct BetaResponseItemList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items used to generate this response.
     public var data: [BetaItemResource]
     /// Whether there are more items available.
@@ -2758,6 +3088,8 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
     public var firstID: Swift.String
     /// The ID of the last item in the list.
     public var lastID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseItemList`.
     ///
@@ -2786,17 +3118,19 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `BetaResponseItemList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseItemList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([BetaItemResource].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([BetaItemResource].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2824,7 +3158,7 @@ public struct BetaResponseItemList: Codable, Hashable, Sendable, CursorPage {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemResource`.
-public enum BetaItemResource: Codable, Hashable, Sendable {
+public enum BetaItemResource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     case inputMessageResource(BetaInputMessageResource)
     /// An output message from the model.
     case outputMessage(BetaOutputMessage)
@@ -2957,11 +3291,11 @@ public enum BetaItemResource: Codable, Hashable, Sendable {
         case "custom_tool_call_output":
             self = .customToolCallOutput(try BetaCustomToolCallOutputResource(from: decoder))
         default:
-            if let value = try? BetaInputMessageResource(from: decoder) {
+            if let value = decoder.attemptCase(BetaInputMessageResource.self) {
                 self = .inputMessageResource(value)
                 return
             }
-            if let value = try? BetaOutputMessage(from: decoder) {
+            if let value = decoder.attemptCase(BetaOutputMessage.self) {
                 self = .outputMessage(value)
                 return
             }
@@ -3014,7 +3348,7 @@ public enum BetaItemResource: Codable, Hashable, Sendable {
 /// ResponseCustomToolCallOutputItem
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutputResource`.
-public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
+public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the custom tool call output item.
@@ -3031,6 +3365,8 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
     public var status: BetaFunctionCallOutputStatusEnum
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCustomToolCallOutputResource`.
     ///
@@ -3071,20 +3407,22 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCustomToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(BetaCustomToolCallOutputResource.Output.self, forKey: .output)
-        self.status = try container.decode(BetaFunctionCallOutputStatusEnum.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.output = try reader.required(BetaCustomToolCallOutputResource.Output.self, .output)
+        self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3108,7 +3446,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -3123,11 +3461,11 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
+            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
                 self = .outputContentList(value)
                 return
             }
@@ -3150,7 +3488,7 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable {
 /// ResponseCustomToolCallItem
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallResource`.
-public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
+public struct BetaCustomToolCallResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the custom tool call item.
@@ -3170,6 +3508,8 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
     public var status: BetaFunctionCallStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCustomToolCallResource`.
     ///
@@ -3218,22 +3558,24 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCustomToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCustomToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.status = try container.decode(BetaFunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.status = try reader.required(BetaFunctionCallStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3257,7 +3599,7 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable {
 /// The `BetaFunctionToolCallOutputResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutputResource`.
-public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
+public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the function call tool output.
@@ -3278,6 +3620,8 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
     public var status: BetaFunctionCallOutputStatusEnum
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionToolCallOutputResource`.
     ///
@@ -3326,22 +3670,24 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(BetaFunctionToolCallOutputResource.Output.self, forKey: .output)
-        self.status = try container.decode(BetaFunctionCallOutputStatusEnum.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.output = try reader.required(BetaFunctionToolCallOutputResource.Output.self, .output)
+        self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3367,7 +3713,7 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -3382,11 +3728,11 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
+            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
                 self = .outputContentList(value)
                 return
             }
@@ -3409,7 +3755,7 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable {
 /// The `BetaFunctionToolCallResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallResource`.
-public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
+public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the function tool call.
@@ -3429,6 +3775,8 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
     public var status: BetaFunctionCallStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionToolCallResource`.
     ///
@@ -3477,22 +3825,24 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFunctionToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.status = try container.decode(BetaFunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.status = try reader.required(BetaFunctionCallStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3516,7 +3866,7 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable {
 /// The `BetaInputMessageResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageResource`.
-public struct BetaInputMessageResource: Codable, Hashable, Sendable {
+public struct BetaInputMessageResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -3529,6 +3879,8 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
     public var content: BetaInputMessageContentList
     /// The unique ID of the message input.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaInputMessageResource`.
     ///
@@ -3561,18 +3913,20 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaInputMessageResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputMessageResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.role = try container.decode(BetaInputMessageResource.RoleValue.self, forKey: .role)
-        self.status = try container.decodeIfPresent(BetaInputMessageResource.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent(BetaInputMessageContentList.self, forKey: .content) ?? []
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.role = try reader.required(BetaInputMessageResource.RoleValue.self, .role)
+        self.status = try reader.optional(BetaInputMessageResource.Status.self, .status)
+        self.content = try reader.required(BetaInputMessageContentList.self, .content)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3631,211 +3985,5 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable {
 
         /// `incomplete`
         public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// Event indicating that input for a custom tool call is complete.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDoneEvent`.
-public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The index of the output this event applies to.
-    public var outputIndex: Swift.Int
-    /// Unique identifier for the API item associated with this event.
-    public var itemID: Swift.String
-    /// The complete input data for the custom tool call.
-    public var input: Swift.String
-
-    /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - outputIndex: The index of the output this event applies to.
-    ///   - itemID: Unique identifier for the API item associated with this event.
-    ///   - input: The complete input data for the custom tool call.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        input: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.input = input
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case sequenceNumber = "sequence_number"
-        case outputIndex = "output_index"
-        case itemID = "item_id"
-        case input
-        case type
-    }
-
-    /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.custom_tool_call_input.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.custom_tool_call_input.done", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.input, forKey: .input)
-    }
-}
-
-/// Event representing a delta (partial update) to the input of a custom tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDeltaEvent`.
-public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The index of the output this delta applies to.
-    public var outputIndex: Swift.Int
-    /// Unique identifier for the API item associated with this event.
-    public var itemID: Swift.String
-    /// The incremental input data (delta) for the custom tool call.
-    public var delta: Swift.String
-
-    /// Creates a new `BetaResponseCustomToolCallInputDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - outputIndex: The index of the output this delta applies to.
-    ///   - itemID: Unique identifier for the API item associated with this event.
-    ///   - delta: The incremental input data (delta) for the custom tool call.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        delta: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.delta = delta
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case sequenceNumber = "sequence_number"
-        case outputIndex = "output_index"
-        case itemID = "item_id"
-        case delta
-        case type
-    }
-
-    /// Decodes `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.custom_tool_call_input.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.custom_tool_call_input.delta", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.delta, forKey: .delta)
-    }
-}
-
-/// Emitted when a response is queued and waiting to be processed.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseQueuedEvent`.
-public struct BetaResponseQueuedEvent: Codable, Hashable, Sendable {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The full response object that is queued.
-    public var response: BetaResponse
-    /// The sequence number for this event.
-    public var sequenceNumber: Swift.Int
-
-    /// Creates a new `BetaResponseQueuedEvent`.
-    ///
-    /// - Parameters:
-    ///   - response: The full response object that is queued.
-    ///   - sequenceNumber: The sequence number for this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        response: BetaResponse,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.response = response
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case response
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    /// Decodes `BetaResponseQueuedEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.queued", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.response = try container.decode(BetaResponse.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.queued", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.response, forKey: .response)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
     }
 }

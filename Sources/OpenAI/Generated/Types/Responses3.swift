@@ -3,10 +3,228 @@
 
 import Foundation
 
+/// Event indicating that input for a custom tool call is complete.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDoneEvent`.
+public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The index of the output this event applies to.
+    public var outputIndex: Swift.Int
+    /// Unique identifier for the API item associated with this event.
+    public var itemID: Swift.String
+    /// The complete input data for the custom tool call.
+    public var input: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - outputIndex: The index of the output this event applies to.
+    ///   - itemID: Unique identifier for the API item associated with this event.
+    ///   - input: The complete input data for the custom tool call.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        sequenceNumber: Swift.Int,
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        input: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.sequenceNumber = sequenceNumber
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.input = input
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case sequenceNumber = "sequence_number"
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case input
+        case type
+    }
+
+    /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.custom_tool_call_input.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.custom_tool_call_input.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.input, forKey: .input)
+    }
+}
+
+/// Event representing a delta (partial update) to the input of a custom tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDeltaEvent`.
+public struct BetaResponseCustomToolCallInputDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The index of the output this delta applies to.
+    public var outputIndex: Swift.Int
+    /// Unique identifier for the API item associated with this event.
+    public var itemID: Swift.String
+    /// The incremental input data (delta) for the custom tool call.
+    public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseCustomToolCallInputDeltaEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - outputIndex: The index of the output this delta applies to.
+    ///   - itemID: Unique identifier for the API item associated with this event.
+    ///   - delta: The incremental input data (delta) for the custom tool call.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        sequenceNumber: Swift.Int,
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        delta: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.sequenceNumber = sequenceNumber
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case sequenceNumber = "sequence_number"
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case delta
+        case type
+    }
+
+    /// Decodes `BetaResponseCustomToolCallInputDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.custom_tool_call_input.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.custom_tool_call_input.delta", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// Emitted when a response is queued and waiting to be processed.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseQueuedEvent`.
+public struct BetaResponseQueuedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The full response object that is queued.
+    public var response: BetaResponse
+    /// The sequence number for this event.
+    public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseQueuedEvent`.
+    ///
+    /// - Parameters:
+    ///   - response: The full response object that is queued.
+    ///   - sequenceNumber: The sequence number for this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        response: BetaResponse,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.response = response
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case response
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes `BetaResponseQueuedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.queued", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.response = try reader.required(BetaResponse.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.queued", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.response, forKey: .response)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
 /// The response object
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponse`.
-public struct BetaResponse: Codable, Hashable, Sendable {
+public struct BetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// The `top_logprobs` member.
@@ -117,6 +335,8 @@ public struct BetaResponse: Codable, Hashable, Sendable {
     public var conversation: BetaResponseConversation?
     /// The `max_output_tokens` member.
     public var maxOutputTokens: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponse`.
     ///
@@ -261,46 +481,48 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `BetaResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response", forKey: .object)
-        self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(BetaResponse.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decode(BetaModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(BetaResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(BetaToolsArray.self, forKey: .tools) ?? []
-        self.toolChoice = try container.decode(BetaToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(BetaPrompt.self, forKey: .prompt)
-        self.serviceTier = try container.decodeIfPresent(BetaServiceTierResponses.self, forKey: .serviceTier)
-        self.truncation = try container.decodeIfPresent(BetaResponse.Truncation.self, forKey: .truncation)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decodeIfPresent(BetaResponse.Status.self, forKey: .status)
-        self.createdAt = try container.decode(Swift.Double.self, forKey: .createdAt)
-        self.completedAt = try container.decodeIfPresent(Swift.Double.self, forKey: .completedAt)
-        self.error = try container.decodeIfPresent(BetaResponseError.self, forKey: .error)
-        self.incompleteDetails = try container.decodeIfPresent(BetaResponse.IncompleteDetails.self, forKey: .incompleteDetails)
-        self.output = try container.decodeIfPresent([BetaOutputItem].self, forKey: .output) ?? []
-        self.reasoning = try container.decodeIfPresent(BetaReasoning.self, forKey: .reasoning)
-        self.instructions = try container.decodeIfPresent(BetaResponse.Instructions.self, forKey: .instructions)
-        self.usage = try container.decodeIfPresent(BetaResponseUsage.self, forKey: .usage)
-        self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptions.self, forKey: .promptCacheOptions)
-        self.moderation = try container.decodeIfPresent(BetaModeration.self, forKey: .moderation)
-        self.parallelToolCalls = try container.decode(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.conversation = try container.decodeIfPresent(BetaResponseConversation.self, forKey: .conversation)
-        self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response", .object, required: true)
+        self.metadata = try reader.optional(BetaMetadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(BetaResponse.PromptCacheRetention.self, .promptCacheRetention)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.required(BetaModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(BetaResponseTextParam.self, .text)
+        self.tools = try reader.required(BetaToolsArray.self, .tools)
+        self.toolChoice = try reader.required(BetaToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(BetaPrompt.self, .prompt)
+        self.serviceTier = try reader.optional(BetaServiceTierResponses.self, .serviceTier)
+        self.truncation = try reader.optional(BetaResponse.Truncation.self, .truncation)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.optional(BetaResponse.Status.self, .status)
+        self.createdAt = try reader.required(Swift.Double.self, .createdAt)
+        self.completedAt = try reader.optional(Swift.Double.self, .completedAt)
+        self.error = try reader.optional(BetaResponseError.self, .error)
+        self.incompleteDetails = try reader.optional(BetaResponse.IncompleteDetails.self, .incompleteDetails)
+        self.output = try reader.required([BetaOutputItem].self, .output)
+        self.reasoning = try reader.optional(BetaReasoning.self, .reasoning)
+        self.instructions = try reader.optional(BetaResponse.Instructions.self, .instructions)
+        self.usage = try reader.optional(BetaResponseUsage.self, .usage)
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptions.self, .promptCacheOptions)
+        self.moderation = try reader.optional(BetaModeration.self, .moderation)
+        self.parallelToolCalls = try reader.required(Swift.Bool.self, .parallelToolCalls)
+        self.conversation = try reader.optional(BetaResponseConversation.self, .conversation)
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, .maxOutputTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -432,9 +654,11 @@ public struct BetaResponse: Codable, Hashable, Sendable {
     /// Details about why the response is incomplete.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/incomplete_details/anyOf/0`.
-    public struct IncompleteDetails: Codable, Hashable, Sendable {
+    public struct IncompleteDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The reason why the response is incomplete.
         public var reason: BetaResponse.IncompleteDetails.Reason?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `IncompleteDetails`.
         ///
@@ -448,13 +672,15 @@ public struct BetaResponse: Codable, Hashable, Sendable {
             case reason
         }
 
-        /// Decodes `IncompleteDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `IncompleteDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reason = try container.decodeIfPresent(BetaResponse.IncompleteDetails.Reason.self, forKey: .reason)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reason = try reader.optional(BetaResponse.IncompleteDetails.Reason.self, .reason)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -494,7 +720,7 @@ public struct BetaResponse: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/instructions/anyOf/0`.
-    public enum Instructions: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Instructions: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model, equivalent to a text input with the
         case string(Swift.String)
         /// A list of one or many input items to the model, containing
@@ -509,11 +735,11 @@ public struct BetaResponse: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [BetaInputItem](from: decoder) {
+            if let value = decoder.attemptCase([BetaInputItem].self) {
                 self = .inputItemList(value)
                 return
             }
@@ -536,9 +762,11 @@ public struct BetaResponse: Codable, Hashable, Sendable {
 /// The conversation that this response belonged to. Input items and output items from this response were automatically added to this conversation.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseConversation`.
-public struct BetaResponseConversation: Codable, Hashable, Sendable {
+public struct BetaResponseConversation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation that this response was associated with.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseConversation`.
     ///
@@ -552,13 +780,15 @@ public struct BetaResponseConversation: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `BetaResponseConversation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseConversation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -573,11 +803,13 @@ public struct BetaResponseConversation: Codable, Hashable, Sendable {
 /// Moderation results or errors for the response input and output.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModeration`.
-public struct BetaModeration: Codable, Hashable, Sendable {
+public struct BetaModeration: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Moderation for the response input.
     public var input: BetaModeration.Input
     /// Moderation for the response output.
     public var output: BetaModeration.Output
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModeration`.
     ///
@@ -597,14 +829,16 @@ public struct BetaModeration: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes `BetaModeration` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModeration` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decode(BetaModeration.Input.self, forKey: .input)
-        self.output = try container.decode(BetaModeration.Output.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.required(BetaModeration.Input.self, .input)
+        self.output = try reader.required(BetaModeration.Output.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -621,7 +855,7 @@ public struct BetaModeration: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaModeration/properties/input`.
-    public enum Input: Codable, Hashable, Sendable {
+    public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. (type: `moderation_result`)
         case moderationResult(BetaModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. (type: `error`)
@@ -660,7 +894,7 @@ public struct BetaModeration: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaModeration/properties/output`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A moderation result produced for the response input or output. (type: `moderation_result`)
         case moderationResult(BetaModerationResultBody)
         /// An error produced while attempting moderation for the response input or output. (type: `error`)
@@ -698,11 +932,13 @@ public struct BetaModeration: Codable, Hashable, Sendable {
 /// An error produced while attempting moderation for the response input or output.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationErrorBody`.
-public struct BetaModerationErrorBody: Codable, Hashable, Sendable {
+public struct BetaModerationErrorBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error code.
     public var code: Swift.String
     /// The error message.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationErrorBody`.
     ///
@@ -723,15 +959,17 @@ public struct BetaModerationErrorBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaModerationErrorBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationErrorBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -748,7 +986,7 @@ public struct BetaModerationErrorBody: Codable, Hashable, Sendable {
 /// A moderation result produced for the response input or output.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationResultBody`.
-public struct BetaModerationResultBody: Codable, Hashable, Sendable {
+public struct BetaModerationResultBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The moderation model that produced this result.
     public var model: Swift.String
     /// A boolean indicating whether the content was flagged by any category.
@@ -759,6 +997,8 @@ public struct BetaModerationResultBody: Codable, Hashable, Sendable {
     public var categoryScores: [Swift.String: Swift.Double]
     /// Which modalities of input are reflected by the score for each category.
     public var categoryAppliedInputTypes: [Swift.String: [BetaModerationInputType]]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationResultBody`.
     ///
@@ -791,18 +1031,20 @@ public struct BetaModerationResultBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaModerationResultBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationResultBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("moderation_result", forKey: .type)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.flagged = try container.decode(Swift.Bool.self, forKey: .flagged)
-        self.categories = try container.decodeIfPresent([Swift.String: Swift.Bool].self, forKey: .categories) ?? [:]
-        self.categoryScores = try container.decodeIfPresent([Swift.String: Swift.Double].self, forKey: .categoryScores) ?? [:]
-        self.categoryAppliedInputTypes = try container.decodeIfPresent([Swift.String: [BetaModerationInputType]].self, forKey: .categoryAppliedInputTypes) ?? [:]
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("moderation_result", .type, required: true)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.flagged = try reader.required(Swift.Bool.self, .flagged)
+        self.categories = try reader.required([Swift.String: Swift.Bool].self, .categories)
+        self.categoryScores = try reader.required([Swift.String: Swift.Double].self, .categoryScores)
+        self.categoryAppliedInputTypes = try reader.required([Swift.String: [BetaModerationInputType]].self, .categoryAppliedInputTypes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -841,9 +1083,11 @@ public struct BetaModerationInputType: OpenEnum {
 /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptions`.
-public struct BetaPromptCacheOptions: Codable, Hashable, Sendable {
+public struct BetaPromptCacheOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether implicit prompt-cache breakpoints were enabled.
     public var mode: BetaPromptCacheModeEnum
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaPromptCacheOptions`.
     ///
@@ -858,14 +1102,16 @@ public struct BetaPromptCacheOptions: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes `BetaPromptCacheOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPromptCacheOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("30m", forKey: .ttl)
-        self.mode = try container.decode(BetaPromptCacheModeEnum.self, forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("30m", .ttl, required: true)
+        self.mode = try reader.required(BetaPromptCacheModeEnum.self, .mode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -883,7 +1129,7 @@ public struct BetaPromptCacheOptions: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputItem`.
-public enum BetaOutputItem: Codable, Hashable, Sendable {
+public enum BetaOutputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// An output message from the model. (type: `message`)
     case message(BetaOutputMessage)
     /// The results of a file search tool call. See the (type: `file_search_call`)
@@ -1065,11 +1311,13 @@ public enum BetaOutputItem: Codable, Hashable, Sendable {
 /// An error object returned when the model fails to generate a Response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseError/anyOf/0`.
-public struct BetaResponseError: Codable, Hashable, Sendable {
+public struct BetaResponseError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error code for the response.
     public var code: BetaResponseErrorCode
     /// A human-readable description of the error.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseError`.
     ///
@@ -1089,14 +1337,16 @@ public struct BetaResponseError: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes `BetaResponseError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decode(BetaResponseErrorCode.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.required(BetaResponseErrorCode.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1227,7 +1477,7 @@ public struct BetaServiceTierResponses: OpenEnum {
 /// The `BetaResponseProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseProperties`.
-public struct BetaResponseProperties: Codable, Hashable, Sendable {
+public struct BetaResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `previous_response_id` member.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
@@ -1267,6 +1517,8 @@ public struct BetaResponseProperties: Codable, Hashable, Sendable {
     public var toolChoice: BetaToolChoiceParam?
     /// The `prompt` member.
     public var prompt: BetaPrompt?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseProperties`.
     ///
@@ -1310,20 +1562,22 @@ public struct BetaResponseProperties: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes `BetaResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decodeIfPresent(BetaModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(BetaResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(BetaToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(BetaToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(BetaPrompt.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.optional(BetaModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(BetaResponseTextParam.self, .text)
+        self.tools = try reader.optional(BetaToolsArray.self, .tools)
+        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(BetaPrompt.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1346,13 +1600,15 @@ public struct BetaResponseProperties: Codable, Hashable, Sendable {
 /// [Learn more](/docs/guides/text?api-mode=responses#reusable-prompts).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPrompt/anyOf/0`.
-public struct BetaPrompt: Codable, Hashable, Sendable {
+public struct BetaPrompt: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
     /// The `version` member.
     public var version: Swift.String?
     /// The `variables` member.
     public var variables: BetaResponsePromptVariables?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaPrompt`.
     ///
@@ -1376,15 +1632,17 @@ public struct BetaPrompt: Codable, Hashable, Sendable {
         case variables
     }
 
-    /// Decodes `BetaPrompt` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPrompt` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
-        self.variables = try container.decodeIfPresent(BetaResponsePromptVariables.self, forKey: .variables)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.version = try reader.optional(Swift.String.self, .version)
+        self.variables = try reader.optional(BetaResponsePromptVariables.self, .variables)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1408,7 +1666,7 @@ public typealias BetaResponsePromptVariables = [Swift.String: BetaResponsePrompt
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsePromptVariables/anyOf/0/additionalProperties`.
-public enum BetaResponsePromptVariablesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum BetaResponsePromptVariablesValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     /// A text input to the model.
     case betaInputTextContent(BetaInputTextContent)
@@ -1426,19 +1684,19 @@ public enum BetaResponsePromptVariablesValue: Codable, Hashable, Sendable, Expre
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? BetaInputTextContent(from: decoder) {
+        if let value = decoder.attemptCase(BetaInputTextContent.self) {
             self = .betaInputTextContent(value)
             return
         }
-        if let value = try? BetaInputImageContent(from: decoder) {
+        if let value = decoder.attemptCase(BetaInputImageContent.self) {
             self = .betaInputImageContent(value)
             return
         }
-        if let value = try? BetaInputFileContent(from: decoder) {
+        if let value = decoder.attemptCase(BetaInputFileContent.self) {
             self = .betaInputFileContent(value)
             return
         }
@@ -1482,7 +1740,7 @@ public typealias BetaToolsArray = [BetaTool]
 /// The `BetaModelResponseProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModelResponseProperties`.
-public struct BetaModelResponseProperties: Codable, Hashable, Sendable {
+public struct BetaModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// The `top_logprobs` member.
@@ -1511,6 +1769,8 @@ public struct BetaModelResponseProperties: Codable, Hashable, Sendable {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModelResponseProperties`.
     ///
@@ -1554,20 +1814,22 @@ public struct BetaModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheRetention = "prompt_cache_retention"
     }
 
-    /// Decodes `BetaModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(BetaModelResponseProperties.PromptCacheRetention.self, forKey: .promptCacheRetention)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(BetaMetadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(BetaModelResponseProperties.PromptCacheRetention.self, .promptCacheRetention)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1623,7 +1885,7 @@ public typealias BetaMetadata = [Swift.String: Swift.String]
 /// Emitted when an annotation is added to output text content.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseOutputTextAnnotationAddedEvent`.
-public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The unique identifier of the item to which the annotation is being added.
@@ -1638,6 +1900,8 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sen
     public var sequenceNumber: Swift.Int
     /// The annotation object being added. (See annotation schema for details.)
     public var annotation: BetaAnnotation?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseOutputTextAnnotationAddedEvent`.
     ///
@@ -1678,20 +1942,22 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `BetaResponseOutputTextAnnotationAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseOutputTextAnnotationAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.annotation.added", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.annotationIndex = try container.decode(Swift.Int.self, forKey: .annotationIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.annotation = try container.decodeIfPresent(BetaAnnotation.self, forKey: .annotation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.annotation.added", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.annotationIndex = try reader.required(Swift.Int.self, .annotationIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.annotation = try reader.optional(BetaAnnotation.self, .annotation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1713,7 +1979,7 @@ public struct BetaResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sen
 /// Emitted when the system is in the process of retrieving the list of available MCP tools.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPListToolsInProgressEvent`.
-public struct BetaResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that is being processed.
@@ -1722,6 +1988,8 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendab
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPListToolsInProgressEvent`.
     ///
@@ -1750,17 +2018,19 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `BetaResponseMCPListToolsInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPListToolsInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.in_progress", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_list_tools.in_progress", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1779,7 +2049,7 @@ public struct BetaResponseMCPListToolsInProgressEvent: Codable, Hashable, Sendab
 /// Emitted when the attempt to list available MCP tools has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPListToolsFailedEvent`.
-public struct BetaResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that failed.
@@ -1788,6 +2058,8 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPListToolsFailedEvent`.
     ///
@@ -1816,17 +2088,19 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseMCPListToolsFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPListToolsFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.failed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_list_tools.failed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1845,7 +2119,7 @@ public struct BetaResponseMCPListToolsFailedEvent: Codable, Hashable, Sendable {
 /// Emitted when the list of available MCP tools has been successfully retrieved.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPListToolsCompletedEvent`.
-public struct BetaResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that produced this output.
@@ -1854,6 +2128,8 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendabl
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPListToolsCompletedEvent`.
     ///
@@ -1882,17 +2158,19 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `BetaResponseMCPListToolsCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPListToolsCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_list_tools.completed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_list_tools.completed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1911,7 +2189,7 @@ public struct BetaResponseMCPListToolsCompletedEvent: Codable, Hashable, Sendabl
 /// Emitted when an MCP  tool call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallInProgressEvent`.
-public struct BetaResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
@@ -1920,6 +2198,8 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
     public var outputIndex: Swift.Int
     /// The unique identifier of the MCP tool call item being processed.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPCallInProgressEvent`.
     ///
@@ -1948,17 +2228,19 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseMCPCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.in_progress", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.in_progress", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1977,7 +2259,7 @@ public struct BetaResponseMCPCallInProgressEvent: Codable, Hashable, Sendable {
 /// Emitted when an MCP  tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallFailedEvent`.
-public struct BetaResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPCallFailedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that failed.
@@ -1986,6 +2268,8 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPCallFailedEvent`.
     ///
@@ -2014,17 +2298,19 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseMCPCallFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.failed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.failed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2043,7 +2329,7 @@ public struct BetaResponseMCPCallFailedEvent: Codable, Hashable, Sendable {
 /// Emitted when an MCP  tool call has completed successfully.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallCompletedEvent`.
-public struct BetaResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the MCP tool call item that completed.
@@ -2052,6 +2338,8 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
     public var outputIndex: Swift.Int
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPCallCompletedEvent`.
     ///
@@ -2080,17 +2368,19 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseMCPCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call.completed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.completed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2109,7 +2399,7 @@ public struct BetaResponseMCPCallCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when the arguments for an MCP tool call are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallArgumentsDoneEvent`.
-public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2120,6 +2410,8 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable
     public var arguments: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPCallArgumentsDoneEvent`.
     ///
@@ -2152,18 +2444,20 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `BetaResponseMCPCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2183,7 +2477,7 @@ public struct BetaResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable
 /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseMCPCallArgumentsDeltaEvent`.
-public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2194,6 +2488,8 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendabl
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseMCPCallArgumentsDeltaEvent`.
     ///
@@ -2226,18 +2522,20 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `BetaResponseMCPCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseMCPCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.mcp_call_arguments.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call_arguments.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2257,7 +2555,7 @@ public struct BetaResponseMCPCallArgumentsDeltaEvent: Codable, Hashable, Sendabl
 /// Emitted when a partial image is available during image generation streaming.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallPartialImageEvent`.
-public struct BetaResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable {
+public struct BetaResponseImageGenCallPartialImageEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2278,6 +2576,8 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Hashable, Send
     public var background: Swift.String?
     /// The output format that was used.
     public var outputFormat: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseImageGenCallPartialImageEvent`.
     ///
@@ -2330,23 +2630,25 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `BetaResponseImageGenCallPartialImageEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallPartialImageEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.partial_image", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.partialImageIndex = try container.decode(Swift.Int.self, forKey: .partialImageIndex)
-        self.partialImageB64 = try container.decode(Swift.String.self, forKey: .partialImageB64)
-        self.size = try container.decodeIfPresent(Swift.String.self, forKey: .size)
-        self.quality = try container.decodeIfPresent(Swift.String.self, forKey: .quality)
-        self.background = try container.decodeIfPresent(Swift.String.self, forKey: .background)
-        self.outputFormat = try container.decodeIfPresent(Swift.String.self, forKey: .outputFormat)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.partial_image", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.partialImageIndex = try reader.required(Swift.Int.self, .partialImageIndex)
+        self.partialImageB64 = try reader.required(Swift.String.self, .partialImageB64)
+        self.size = try reader.optional(Swift.String.self, .size)
+        self.quality = try reader.optional(Swift.String.self, .quality)
+        self.background = try reader.optional(Swift.String.self, .background)
+        self.outputFormat = try reader.optional(Swift.String.self, .outputFormat)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2371,7 +2673,7 @@ public struct BetaResponseImageGenCallPartialImageEvent: Codable, Hashable, Send
 /// Emitted when an image generation tool call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallInProgressEvent`.
-public struct BetaResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable {
+public struct BetaResponseImageGenCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2380,6 +2682,8 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Hashable, Sendab
     public var itemID: Swift.String
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseImageGenCallInProgressEvent`.
     ///
@@ -2408,17 +2712,19 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `BetaResponseImageGenCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.in_progress", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.in_progress", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2437,7 +2743,7 @@ public struct BetaResponseImageGenCallInProgressEvent: Codable, Hashable, Sendab
 /// Emitted when an image generation tool call is actively generating an image (intermediate state).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallGeneratingEvent`.
-public struct BetaResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable {
+public struct BetaResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2446,6 +2752,8 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendab
     public var itemID: Swift.String
     /// The sequence number of the image generation item being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseImageGenCallGeneratingEvent`.
     ///
@@ -2474,17 +2782,19 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `BetaResponseImageGenCallGeneratingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallGeneratingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.generating", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.generating", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2503,7 +2813,7 @@ public struct BetaResponseImageGenCallGeneratingEvent: Codable, Hashable, Sendab
 /// Emitted when an image generation tool call has completed and the final image is available.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseImageGenCallCompletedEvent`.
-public struct BetaResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseImageGenCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response's output array.
@@ -2512,6 +2822,8 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Hashable, Sendabl
     public var sequenceNumber: Swift.Int
     /// The unique identifier of the image generation item being processed.
     public var itemID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseImageGenCallCompletedEvent`.
     ///
@@ -2540,17 +2852,19 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `BetaResponseImageGenCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseImageGenCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.image_generation_call.completed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.image_generation_call.completed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2569,7 +2883,7 @@ public struct BetaResponseImageGenCallCompletedEvent: Codable, Hashable, Sendabl
 /// Emitted when a reasoning text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningTextDoneEvent`.
-public struct BetaResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseReasoningTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this reasoning text is associated with.
@@ -2582,6 +2896,8 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
     public var text: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseReasoningTextDoneEvent`.
     ///
@@ -2618,19 +2934,21 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseReasoningTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_text.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_text.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2651,7 +2969,7 @@ public struct BetaResponseReasoningTextDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when a delta is added to a reasoning text.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningTextDeltaEvent`.
-public struct BetaResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this reasoning text delta is associated with.
@@ -2664,6 +2982,8 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseReasoningTextDeltaEvent`.
     ///
@@ -2700,19 +3020,21 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseReasoningTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_text.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_text.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2733,7 +3055,7 @@ public struct BetaResponseReasoningTextDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when a reasoning summary text is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryTextDoneEvent`.
-public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary text is associated with.
@@ -2746,6 +3068,8 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Send
     public var text: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseReasoningSummaryTextDoneEvent`.
     ///
@@ -2782,19 +3106,21 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `BetaResponseReasoningSummaryTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_text.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_text.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2815,7 +3141,7 @@ public struct BetaResponseReasoningSummaryTextDoneEvent: Codable, Hashable, Send
 /// Emitted when a delta is added to a reasoning summary text.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryTextDeltaEvent`.
-public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary text delta is associated with.
@@ -2828,6 +3154,8 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sen
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseReasoningSummaryTextDeltaEvent`.
     ///
@@ -2864,19 +3192,21 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `BetaResponseReasoningSummaryTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_text.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_text.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2897,7 +3227,7 @@ public struct BetaResponseReasoningSummaryTextDeltaEvent: Codable, Hashable, Sen
 /// Emitted when a reasoning summary part is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartDoneEvent`.
-public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary part is associated with.
@@ -2910,6 +3240,8 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Send
     public var sequenceNumber: Swift.Int
     /// The completed summary part.
     public var part: BetaResponseReasoningSummaryPartDoneEvent.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseReasoningSummaryPartDoneEvent`.
     ///
@@ -2947,20 +3279,22 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Send
         case status
     }
 
-    /// Decodes `BetaResponseReasoningSummaryPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_part.done", forKey: .type)
-        try container.decodeConstantIfPresent("incomplete", forKey: .status)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.part = try container.decode(BetaResponseReasoningSummaryPartDoneEvent.Part.self, forKey: .part)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_part.done", .type, required: true)
+        try reader.constant("incomplete", .status, required: false)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.part = try reader.required(BetaResponseReasoningSummaryPartDoneEvent.Part.self, .part)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2981,9 +3315,11 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Send
     /// The completed summary part.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartDoneEvent/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The text of the summary part.
         public var text: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Part`.
         ///
@@ -2998,14 +3334,16 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Send
             case type
         }
 
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("summary_text", forKey: .type)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("summary_text", .type, required: true)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3022,7 +3360,7 @@ public struct BetaResponseReasoningSummaryPartDoneEvent: Codable, Hashable, Send
 /// Emitted when a new reasoning summary part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartAddedEvent`.
-public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item this summary part is associated with.
@@ -3035,6 +3373,8 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sen
     public var sequenceNumber: Swift.Int
     /// The summary part that was added.
     public var part: BetaResponseReasoningSummaryPartAddedEvent.Part
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseReasoningSummaryPartAddedEvent`.
     ///
@@ -3071,19 +3411,21 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `BetaResponseReasoningSummaryPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseReasoningSummaryPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.reasoning_summary_part.added", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.summaryIndex = try container.decode(Swift.Int.self, forKey: .summaryIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.part = try container.decode(BetaResponseReasoningSummaryPartAddedEvent.Part.self, forKey: .part)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.reasoning_summary_part.added", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.summaryIndex = try reader.required(Swift.Int.self, .summaryIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.part = try reader.required(BetaResponseReasoningSummaryPartAddedEvent.Part.self, .part)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3103,9 +3445,11 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sen
     /// The summary part that was added.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseReasoningSummaryPartAddedEvent/properties/part`.
-    public struct Part: Codable, Hashable, Sendable {
+    public struct Part: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The text of the summary part.
         public var text: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Part`.
         ///
@@ -3120,14 +3464,16 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sen
             case type
         }
 
-        /// Decodes `Part` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Part` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("summary_text", forKey: .type)
-            self.text = try container.decode(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("summary_text", .type, required: true)
+            self.text = try reader.required(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3144,7 +3490,7 @@ public struct BetaResponseReasoningSummaryPartAddedEvent: Codable, Hashable, Sen
 /// Emitted when text content is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseTextDoneEvent`.
-public struct BetaResponseTextDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the text content is finalized.
@@ -3159,6 +3505,8 @@ public struct BetaResponseTextDoneEvent: Codable, Hashable, Sendable {
     public var sequenceNumber: Swift.Int
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [BetaResponseLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseTextDoneEvent`.
     ///
@@ -3199,20 +3547,22 @@ public struct BetaResponseTextDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseTextDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseTextDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.logprobs = try reader.required([BetaResponseLogProb].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3236,13 +3586,15 @@ public struct BetaResponseTextDoneEvent: Codable, Hashable, Sendable {
 /// logprob values indicate greater model confidence in that token choice.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseLogProb`.
-public struct BetaResponseLogProb: Codable, Hashable, Sendable {
+public struct BetaResponseLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A possible text token.
     public var token: Swift.String
     /// The log probability of this token.
     public var logprob: Swift.Double
     /// The log probabilities of up to 20 of the most likely tokens.
     public var topLogprobs: [BetaResponseLogProb.TopLogprob]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseLogProb`.
     ///
@@ -3266,15 +3618,17 @@ public struct BetaResponseLogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes `BetaResponseLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.topLogprobs = try container.decodeIfPresent([BetaResponseLogProb.TopLogprob].self, forKey: .topLogprobs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.topLogprobs = try reader.optional([BetaResponseLogProb.TopLogprob].self, .topLogprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3290,11 +3644,13 @@ public struct BetaResponseLogProb: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseLogProb/properties/top_logprobs/items`.
-    public struct TopLogprob: Codable, Hashable, Sendable {
+    public struct TopLogprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A possible text token.
         public var token: Swift.String?
         /// The log probability of this token.
         public var logprob: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `TopLogprob`.
         ///
@@ -3314,14 +3670,16 @@ public struct BetaResponseLogProb: Codable, Hashable, Sendable {
             case logprob
         }
 
-        /// Decodes `TopLogprob` from its JSON object; members it does not declare are ignored.
+        /// Decodes `TopLogprob` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.token = try container.decodeIfPresent(Swift.String.self, forKey: .token)
-            self.logprob = try container.decodeIfPresent(Swift.Double.self, forKey: .logprob)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.token = try reader.optional(Swift.String.self, .token)
+            self.logprob = try reader.optional(Swift.Double.self, .logprob)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3338,7 +3696,7 @@ public struct BetaResponseLogProb: Codable, Hashable, Sendable {
 /// Emitted when there is an additional text delta.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseTextDeltaEvent`.
-public struct BetaResponseTextDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the text delta was added to.
@@ -3353,6 +3711,8 @@ public struct BetaResponseTextDeltaEvent: Codable, Hashable, Sendable {
     public var sequenceNumber: Swift.Int
     /// The log probabilities of the tokens in the delta.
     public var logprobs: [BetaResponseLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseTextDeltaEvent`.
     ///
@@ -3393,20 +3753,22 @@ public struct BetaResponseTextDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseTextDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseTextDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_text.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.logprobs = try container.decodeIfPresent([BetaResponseLogProb].self, forKey: .logprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_text.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.logprobs = try reader.required([BetaResponseLogProb].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3428,7 +3790,7 @@ public struct BetaResponseTextDeltaEvent: Codable, Hashable, Sendable {
 /// Emitted when refusal text is finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseRefusalDoneEvent`.
-public struct BetaResponseRefusalDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseRefusalDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the refusal text is finalized.
@@ -3441,6 +3803,8 @@ public struct BetaResponseRefusalDoneEvent: Codable, Hashable, Sendable {
     public var refusal: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseRefusalDoneEvent`.
     ///
@@ -3477,19 +3841,21 @@ public struct BetaResponseRefusalDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseRefusalDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseRefusalDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.refusal.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.refusal.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.refusal = try reader.required(Swift.String.self, .refusal)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3510,7 +3876,7 @@ public struct BetaResponseRefusalDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when there is a partial refusal text.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseRefusalDeltaEvent`.
-public struct BetaResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseRefusalDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the refusal text is added to.
@@ -3523,6 +3889,8 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseRefusalDeltaEvent`.
     ///
@@ -3559,19 +3927,21 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseRefusalDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseRefusalDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.refusal.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.refusal.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3586,409 +3956,5 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Hashable, Sendable {
         try container.encode(self.contentIndex, forKey: .contentIndex)
         try container.encode(self.delta, forKey: .delta)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// Emitted when an output item is marked done.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemDoneEvent`.
-public struct BetaResponseOutputItemDoneEvent: Codable, Hashable, Sendable {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item that was marked done.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The output item that was marked done.
-    public var item: BetaOutputItem
-
-    /// Creates a new `BetaResponseOutputItemDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that was marked done.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - item: The output item that was marked done.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        item: BetaOutputItem,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.item = item
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case item
-        case type
-    }
-
-    /// Decodes `BetaResponseOutputItemDoneEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.item = try container.decode(BetaOutputItem.self, forKey: .item)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_item.done", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.item, forKey: .item)
-    }
-}
-
-/// Emitted when a new output item is added.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemAddedEvent`.
-public struct BetaResponseOutputItemAddedEvent: Codable, Hashable, Sendable {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item that was added.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The output item that was added. For reasoning items, `encrypted_content`
-    /// may be incomplete while the item is in progress. Use the reasoning item
-    /// from the corresponding `response.output_item.done` event when passing it
-    /// as input to a subsequent request.
-    public var item: BetaOutputItem
-
-    /// Creates a new `BetaResponseOutputItemAddedEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that was added.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - item: The output item that was added. For reasoning items, `encrypted_content`
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        item: BetaOutputItem,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.item = item
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case item
-        case type
-    }
-
-    /// Decodes `BetaResponseOutputItemAddedEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.output_item.added", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.item = try container.decode(BetaOutputItem.self, forKey: .item)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_item.added", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.item, forKey: .item)
-    }
-}
-
-/// Emitted when the response is in progress.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseInProgressEvent`.
-public struct BetaResponseInProgressEvent: Codable, Hashable, Sendable {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The response that is in progress.
-    public var response: BetaResponse
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-
-    /// Creates a new `BetaResponseInProgressEvent`.
-    ///
-    /// - Parameters:
-    ///   - response: The response that is in progress.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        response: BetaResponse,
-        sequenceNumber: Swift.Int,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.response = response
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case response
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    /// Decodes `BetaResponseInProgressEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.in_progress", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.response = try container.decode(BetaResponse.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.in_progress", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.response, forKey: .response)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
-/// A streaming event that indicated shell call output was completed.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseShellCallOutputContentDoneStreamingEvent`.
-public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashable, Sendable {
-    /// The sequence number of the event that was emitted.
-    public var sequenceNumber: Swift.Int
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The ID of the output item that was updated.
-    public var itemID: Swift.String
-    /// The index of the output item that was updated.
-    public var outputIndex: Swift.Int
-    /// The index of the shell command that produced output.
-    public var commandIndex: Swift.Int
-    /// The output contents emitted for the shell command.
-    public var output: [BetaFunctionShellCallOutputContent]
-
-    /// Creates a new `BetaResponseShellCallOutputContentDoneStreamingEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of the event that was emitted.
-    ///   - itemID: The ID of the output item that was updated.
-    ///   - outputIndex: The index of the output item that was updated.
-    ///   - commandIndex: The index of the shell command that produced output.
-    ///   - output: The output contents emitted for the shell command.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        commandIndex: Swift.Int,
-        output: [BetaFunctionShellCallOutputContent],
-        agent: BetaAgentTag? = nil
-    ) {
-        self.sequenceNumber = sequenceNumber
-        self.agent = agent
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.commandIndex = commandIndex
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case sequenceNumber = "sequence_number"
-        case agent
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case commandIndex = "command_index"
-        case output
-        case type
-    }
-
-    /// Decodes `BetaResponseShellCallOutputContentDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_output_content.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.shell_call_output_content.done", forKey: .type)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.commandIndex, forKey: .commandIndex)
-        try container.encode(self.output, forKey: .output)
-    }
-}
-
-/// A streaming event that indicated shell call output was incrementally added.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseShellCallOutputContentDeltaStreamingEvent`.
-public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashable, Sendable {
-    /// The sequence number of the event that was emitted.
-    public var sequenceNumber: Swift.Int
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The ID of the output item that was updated.
-    public var itemID: Swift.String
-    /// The index of the output item that was updated.
-    public var outputIndex: Swift.Int
-    /// The index of the shell command that produced output.
-    public var commandIndex: Swift.Int
-    /// The stdout/stderr delta that was emitted.
-    public var delta: BetaShellCallOutputDelta
-
-    /// Creates a new `BetaResponseShellCallOutputContentDeltaStreamingEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of the event that was emitted.
-    ///   - itemID: The ID of the output item that was updated.
-    ///   - outputIndex: The index of the output item that was updated.
-    ///   - commandIndex: The index of the shell command that produced output.
-    ///   - delta: The stdout/stderr delta that was emitted.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        commandIndex: Swift.Int,
-        delta: BetaShellCallOutputDelta,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.sequenceNumber = sequenceNumber
-        self.agent = agent
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.commandIndex = commandIndex
-        self.delta = delta
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case sequenceNumber = "sequence_number"
-        case agent
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case commandIndex = "command_index"
-        case delta
-        case type
-    }
-
-    /// Decodes `BetaResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_output_content.delta", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.delta = try container.decode(BetaShellCallOutputDelta.self, forKey: .delta)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.shell_call_output_content.delta", forKey: .type)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.commandIndex, forKey: .commandIndex)
-        try container.encode(self.delta, forKey: .delta)
-    }
-}
-
-/// A delta of stdout/stderr emitted while a shell call was running.
-///
-/// - Remark: Generated from `#/components/schemas/BetaShellCallOutputDelta`.
-public struct BetaShellCallOutputDelta: Codable, Hashable, Sendable {
-    /// The stdout delta that was emitted.
-    public var stdout: Swift.String?
-    /// The stderr delta that was emitted.
-    public var stderr: Swift.String?
-
-    /// Creates a new `BetaShellCallOutputDelta`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The stdout delta that was emitted.
-    ///   - stderr: The stderr delta that was emitted.
-    public init(
-        stdout: Swift.String? = nil,
-        stderr: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case stdout
-        case stderr
-    }
-
-    /// Decodes `BetaShellCallOutputDelta` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decodeIfPresent(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decodeIfPresent(Swift.String.self, forKey: .stderr)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.stdout, forKey: .stdout)
-        try container.encodeIfPresent(self.stderr, forKey: .stderr)
     }
 }

@@ -3,10 +3,438 @@
 
 import Foundation
 
+/// Emitted when an output item is marked done.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemDoneEvent`.
+public struct BetaResponseOutputItemDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that was marked done.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The output item that was marked done.
+    public var item: BetaOutputItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseOutputItemDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that was marked done.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - item: The output item that was marked done.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        item: BetaOutputItem,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case item
+        case type
+    }
+
+    /// Decodes `BetaResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.item = try reader.required(BetaOutputItem.self, .item)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.item, forKey: .item)
+    }
+}
+
+/// Emitted when a new output item is added.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemAddedEvent`.
+public struct BetaResponseOutputItemAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that was added.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The output item that was added. For reasoning items, `encrypted_content`
+    /// may be incomplete while the item is in progress. Use the reasoning item
+    /// from the corresponding `response.output_item.done` event when passing it
+    /// as input to a subsequent request.
+    public var item: BetaOutputItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseOutputItemAddedEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that was added.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - item: The output item that was added. For reasoning items, `encrypted_content`
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        item: BetaOutputItem,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case item
+        case type
+    }
+
+    /// Decodes `BetaResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.added", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.item = try reader.required(BetaOutputItem.self, .item)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.added", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.item, forKey: .item)
+    }
+}
+
+/// Emitted when the response is in progress.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseInProgressEvent`.
+public struct BetaResponseInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The response that is in progress.
+    public var response: BetaResponse
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseInProgressEvent`.
+    ///
+    /// - Parameters:
+    ///   - response: The response that is in progress.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        response: BetaResponse,
+        sequenceNumber: Swift.Int,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.response = response
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case response
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes `BetaResponseInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.in_progress", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.response = try reader.required(BetaResponse.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.in_progress", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.response, forKey: .response)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// A streaming event that indicated shell call output was completed.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseShellCallOutputContentDoneStreamingEvent`.
+public struct BetaResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The sequence number of the event that was emitted.
+    public var sequenceNumber: Swift.Int
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The ID of the output item that was updated.
+    public var itemID: Swift.String
+    /// The index of the output item that was updated.
+    public var outputIndex: Swift.Int
+    /// The index of the shell command that produced output.
+    public var commandIndex: Swift.Int
+    /// The output contents emitted for the shell command.
+    public var output: [BetaFunctionShellCallOutputContent]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseShellCallOutputContentDoneStreamingEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of the event that was emitted.
+    ///   - itemID: The ID of the output item that was updated.
+    ///   - outputIndex: The index of the output item that was updated.
+    ///   - commandIndex: The index of the shell command that produced output.
+    ///   - output: The output contents emitted for the shell command.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        sequenceNumber: Swift.Int,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        commandIndex: Swift.Int,
+        output: [BetaFunctionShellCallOutputContent],
+        agent: BetaAgentTag? = nil
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.agent = agent
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.commandIndex = commandIndex
+        self.output = output
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case sequenceNumber = "sequence_number"
+        case agent
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case commandIndex = "command_index"
+        case output
+        case type
+    }
+
+    /// Decodes `BetaResponseShellCallOutputContentDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_output_content.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.output = try reader.required([BetaFunctionShellCallOutputContent].self, .output)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.shell_call_output_content.done", forKey: .type)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.commandIndex, forKey: .commandIndex)
+        try container.encode(self.output, forKey: .output)
+    }
+}
+
+/// A streaming event that indicated shell call output was incrementally added.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseShellCallOutputContentDeltaStreamingEvent`.
+public struct BetaResponseShellCallOutputContentDeltaStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The sequence number of the event that was emitted.
+    public var sequenceNumber: Swift.Int
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The ID of the output item that was updated.
+    public var itemID: Swift.String
+    /// The index of the output item that was updated.
+    public var outputIndex: Swift.Int
+    /// The index of the shell command that produced output.
+    public var commandIndex: Swift.Int
+    /// The stdout/stderr delta that was emitted.
+    public var delta: BetaShellCallOutputDelta
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseShellCallOutputContentDeltaStreamingEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of the event that was emitted.
+    ///   - itemID: The ID of the output item that was updated.
+    ///   - outputIndex: The index of the output item that was updated.
+    ///   - commandIndex: The index of the shell command that produced output.
+    ///   - delta: The stdout/stderr delta that was emitted.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        sequenceNumber: Swift.Int,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        commandIndex: Swift.Int,
+        delta: BetaShellCallOutputDelta,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.sequenceNumber = sequenceNumber
+        self.agent = agent
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.commandIndex = commandIndex
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case sequenceNumber = "sequence_number"
+        case agent
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case commandIndex = "command_index"
+        case delta
+        case type
+    }
+
+    /// Decodes `BetaResponseShellCallOutputContentDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_output_content.delta", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.delta = try reader.required(BetaShellCallOutputDelta.self, .delta)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.shell_call_output_content.delta", forKey: .type)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.commandIndex, forKey: .commandIndex)
+        try container.encode(self.delta, forKey: .delta)
+    }
+}
+
+/// A delta of stdout/stderr emitted while a shell call was running.
+///
+/// - Remark: Generated from `#/components/schemas/BetaShellCallOutputDelta`.
+public struct BetaShellCallOutputDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The stdout delta that was emitted.
+    public var stdout: Swift.String?
+    /// The stderr delta that was emitted.
+    public var stderr: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaShellCallOutputDelta`.
+    ///
+    /// - Parameters:
+    ///   - stdout: The stdout delta that was emitted.
+    ///   - stderr: The stderr delta that was emitted.
+    public init(
+        stdout: Swift.String? = nil,
+        stderr: Swift.String? = nil
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case stdout
+        case stderr
+    }
+
+    /// Decodes `BetaShellCallOutputDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.stdout = try reader.optional(Swift.String.self, .stdout)
+        self.stderr = try reader.optional(Swift.String.self, .stderr)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.stdout, forKey: .stdout)
+        try container.encodeIfPresent(self.stderr, forKey: .stderr)
+    }
+}
+
 /// A streaming event that indicated a shell command was completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandDoneStreamingEvent`.
-public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sendable {
+public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -17,6 +445,8 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Hashable,
     public var commandIndex: Swift.Int
     /// The final shell command that was emitted.
     public var command: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseShellCallCommandDoneStreamingEvent`.
     ///
@@ -49,18 +479,20 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Hashable,
         case type
     }
 
-    /// Decodes `BetaResponseShellCallCommandDoneStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallCommandDoneStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_command.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.command = try container.decode(Swift.String.self, forKey: .command)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_command.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.command = try reader.required(Swift.String.self, .command)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -80,7 +512,7 @@ public struct BetaResponseShellCallCommandDoneStreamingEvent: Codable, Hashable,
 /// A streaming event that indicated a shell command was incrementally updated.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandDeltaStreamingEvent`.
-public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Sendable {
+public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -93,6 +525,8 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable
     public var delta: Swift.String
     /// An obfuscation string that was added to pad the event payload.
     public var obfuscation: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseShellCallCommandDeltaStreamingEvent`.
     ///
@@ -129,19 +563,21 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable
         case type
     }
 
-    /// Decodes `BetaResponseShellCallCommandDeltaStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallCommandDeltaStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_command.delta", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.obfuscation = try container.decodeIfPresent(Swift.String.self, forKey: .obfuscation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_command.delta", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.obfuscation = try reader.optional(Swift.String.self, .obfuscation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -162,7 +598,7 @@ public struct BetaResponseShellCallCommandDeltaStreamingEvent: Codable, Hashable
 /// A streaming event that indicated a shell command was added to a tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseShellCallCommandAddedStreamingEvent`.
-public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Sendable {
+public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The sequence number of the event that was emitted.
     public var sequenceNumber: Swift.Int
     /// The agent that owns this multi-agent streaming event.
@@ -173,6 +609,8 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Hashable
     public var commandIndex: Swift.Int
     /// The shell command that was added.
     public var command: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseShellCallCommandAddedStreamingEvent`.
     ///
@@ -205,18 +643,20 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Hashable
         case type
     }
 
-    /// Decodes `BetaResponseShellCallCommandAddedStreamingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseShellCallCommandAddedStreamingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.shell_call_command.added", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.commandIndex = try container.decode(Swift.Int.self, forKey: .commandIndex)
-        self.command = try container.decode(Swift.String.self, forKey: .command)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.shell_call_command.added", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.commandIndex = try reader.required(Swift.Int.self, .commandIndex)
+        self.command = try reader.required(Swift.String.self, .command)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -236,7 +676,7 @@ public struct BetaResponseShellCallCommandAddedStreamingEvent: Codable, Hashable
 /// Emitted when function-call arguments are finalized.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDoneEvent`.
-public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the item.
@@ -249,6 +689,8 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sen
     public var sequenceNumber: Swift.Int
     /// The function-call arguments.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseFunctionCallArgumentsDoneEvent`.
     ///
@@ -285,19 +727,21 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFunctionCallArgumentsDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -318,7 +762,7 @@ public struct BetaResponseFunctionCallArgumentsDoneEvent: Codable, Hashable, Sen
 /// Emitted when there is a partial function-call arguments delta.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFunctionCallArgumentsDeltaEvent`.
-public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the function-call arguments delta is added to.
@@ -329,6 +773,8 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Se
     public var sequenceNumber: Swift.Int
     /// The function-call arguments delta that is added.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseFunctionCallArgumentsDeltaEvent`.
     ///
@@ -361,18 +807,20 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFunctionCallArgumentsDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.function_call_arguments.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.function_call_arguments.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -392,7 +840,7 @@ public struct BetaResponseFunctionCallArgumentsDeltaEvent: Codable, Hashable, Se
 /// Emitted when a file search is currently searching.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallSearchingEvent`.
-public struct BetaResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable {
+public struct BetaResponseFileSearchCallSearchingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the file search call is searching.
@@ -401,6 +849,8 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Hashable, Senda
     public var itemID: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseFileSearchCallSearchingEvent`.
     ///
@@ -429,17 +879,19 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `BetaResponseFileSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFileSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.file_search_call.searching", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.file_search_call.searching", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -458,7 +910,7 @@ public struct BetaResponseFileSearchCallSearchingEvent: Codable, Hashable, Senda
 /// Emitted when a file search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallInProgressEvent`.
-public struct BetaResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable {
+public struct BetaResponseFileSearchCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the file search call is initiated.
@@ -467,6 +919,8 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Hashable, Send
     public var itemID: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseFileSearchCallInProgressEvent`.
     ///
@@ -495,17 +949,19 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Hashable, Send
         case type
     }
 
-    /// Decodes `BetaResponseFileSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFileSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.file_search_call.in_progress", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.file_search_call.in_progress", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -524,7 +980,7 @@ public struct BetaResponseFileSearchCallInProgressEvent: Codable, Hashable, Send
 /// Emitted when a file search call is completed (results found).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFileSearchCallCompletedEvent`.
-public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the file search call is initiated.
@@ -533,6 +989,8 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Senda
     public var itemID: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseFileSearchCallCompletedEvent`.
     ///
@@ -561,17 +1019,19 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `BetaResponseFileSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFileSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.file_search_call.completed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.file_search_call.completed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -590,7 +1050,7 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Senda
 /// Emitted when an error occurs.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseErrorEvent`.
-public struct BetaResponseErrorEvent: Codable, Hashable, Sendable {
+public struct BetaResponseErrorEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The `code` member.
@@ -601,6 +1061,8 @@ public struct BetaResponseErrorEvent: Codable, Hashable, Sendable {
     public var param: Swift.String?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseErrorEvent`.
     ///
@@ -633,18 +1095,20 @@ public struct BetaResponseErrorEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseErrorEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseErrorEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("error", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("error", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.param = try reader.optional(Swift.String.self, .param)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -664,13 +1128,15 @@ public struct BetaResponseErrorEvent: Codable, Hashable, Sendable {
 /// An event that is emitted when a response is created.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCreatedEvent`.
-public struct BetaResponseCreatedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseCreatedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The response that was created.
     public var response: BetaResponse
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseCreatedEvent`.
     ///
@@ -695,16 +1161,18 @@ public struct BetaResponseCreatedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseCreatedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCreatedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.created", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.response = try container.decode(BetaResponse.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.created", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.response = try reader.required(BetaResponse.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -722,7 +1190,7 @@ public struct BetaResponseCreatedEvent: Codable, Hashable, Sendable {
 /// Emitted when a content part is done.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseContentPartDoneEvent`.
-public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the content part was added to.
@@ -735,6 +1203,8 @@ public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable {
     public var sequenceNumber: Swift.Int
     /// The content part that is done.
     public var part: BetaOutputContent
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseContentPartDoneEvent`.
     ///
@@ -771,19 +1241,21 @@ public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseContentPartDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseContentPartDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.part = try container.decode(BetaOutputContent.self, forKey: .part)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.part = try reader.required(BetaOutputContent.self, .part)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -806,7 +1278,7 @@ public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputContent`.
-public enum BetaOutputContent: Codable, Hashable, Sendable {
+public enum BetaOutputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. (type: `output_text`)
     case outputText(BetaOutputTextContent)
     /// A refusal from the model. (type: `refusal`)
@@ -848,7 +1320,7 @@ public enum BetaOutputContent: Codable, Hashable, Sendable {
 /// Emitted when a new content part is added.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseContentPartAddedEvent`.
-public struct BetaResponseContentPartAddedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseContentPartAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The ID of the output item that the content part was added to.
@@ -861,6 +1333,8 @@ public struct BetaResponseContentPartAddedEvent: Codable, Hashable, Sendable {
     public var part: BetaOutputContent
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseContentPartAddedEvent`.
     ///
@@ -897,19 +1371,21 @@ public struct BetaResponseContentPartAddedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseContentPartAddedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseContentPartAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.content_part.added", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.contentIndex = try container.decode(Swift.Int.self, forKey: .contentIndex)
-        self.part = try container.decode(BetaOutputContent.self, forKey: .part)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.content_part.added", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.part = try reader.required(BetaOutputContent.self, .part)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -930,13 +1406,15 @@ public struct BetaResponseContentPartAddedEvent: Codable, Hashable, Sendable {
 /// Emitted when the model response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCompletedEvent`.
-public struct BetaResponseCompletedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// Properties of the completed response.
     public var response: BetaResponse
     /// The sequence number for this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseCompletedEvent`.
     ///
@@ -961,16 +1439,18 @@ public struct BetaResponseCompletedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.completed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.response = try container.decode(BetaResponse.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.completed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.response = try reader.required(BetaResponse.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -988,7 +1468,7 @@ public struct BetaResponseCompletedEvent: Codable, Hashable, Sendable {
 /// Emitted when the code interpreter is actively interpreting the code snippet.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInterpretingEvent`.
-public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, Sendable {
+public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code interpreter is interpreting code.
@@ -997,6 +1477,8 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Hashabl
     public var itemID: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseCodeInterpreterCallInterpretingEvent`.
     ///
@@ -1025,17 +1507,19 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Hashabl
         case type
     }
 
-    /// Decodes `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallInterpretingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call.interpreting", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call.interpreting", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1054,7 +1538,7 @@ public struct BetaResponseCodeInterpreterCallInterpretingEvent: Codable, Hashabl
 /// Emitted when a code interpreter call is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallInProgressEvent`.
-public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sendable {
+public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code interpreter call is in progress.
@@ -1063,6 +1547,8 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Hashable,
     public var itemID: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseCodeInterpreterCallInProgressEvent`.
     ///
@@ -1091,17 +1577,19 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Hashable,
         case type
     }
 
-    /// Decodes `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call.in_progress", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call.in_progress", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1120,7 +1608,7 @@ public struct BetaResponseCodeInterpreterCallInProgressEvent: Codable, Hashable,
 /// Emitted when the code interpreter call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCompletedEvent`.
-public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code interpreter call is completed.
@@ -1129,6 +1617,8 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, 
     public var itemID: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseCodeInterpreterCallCompletedEvent`.
     ///
@@ -1157,17 +1647,19 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call.completed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call.completed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1186,7 +1678,7 @@ public struct BetaResponseCodeInterpreterCallCompletedEvent: Codable, Hashable, 
 /// Emitted when the code snippet is finalized by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDoneEvent`.
-public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code is finalized.
@@ -1197,6 +1689,8 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, S
     public var code: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseCodeInterpreterCallCodeDoneEvent`.
     ///
@@ -1229,18 +1723,20 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, S
         case type
     }
 
-    /// Decodes `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallCodeDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call_code.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call_code.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1260,7 +1756,7 @@ public struct BetaResponseCodeInterpreterCallCodeDoneEvent: Codable, Hashable, S
 /// Emitted when a partial code snippet is streamed by the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCodeInterpreterCallCodeDeltaEvent`.
-public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item in the response for which the code is being streamed.
@@ -1271,6 +1767,8 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, 
     public var delta: Swift.String
     /// The sequence number of this event, used to order streaming events.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseCodeInterpreterCallCodeDeltaEvent`.
     ///
@@ -1303,18 +1801,20 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, 
         case type
     }
 
-    /// Decodes `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseCodeInterpreterCallCodeDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.code_interpreter_call_code.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.code_interpreter_call_code.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1334,11 +1834,13 @@ public struct BetaResponseCodeInterpreterCallCodeDeltaEvent: Codable, Hashable, 
 /// Emitted when the full audio transcript is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDoneEvent`.
-public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseAudioTranscriptDoneEvent`.
     ///
@@ -1359,15 +1861,17 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `BetaResponseAudioTranscriptDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioTranscriptDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.transcript.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.transcript.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1384,13 +1888,15 @@ public struct BetaResponseAudioTranscriptDoneEvent: Codable, Hashable, Sendable 
 /// Emitted when there is a partial transcript of audio.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioTranscriptDeltaEvent`.
-public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The partial transcript of the audio response.
     public var delta: Swift.String
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseAudioTranscriptDeltaEvent`.
     ///
@@ -1415,16 +1921,18 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `BetaResponseAudioTranscriptDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioTranscriptDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.transcript.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.transcript.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1442,11 +1950,13 @@ public struct BetaResponseAudioTranscriptDeltaEvent: Codable, Hashable, Sendable
 /// Emitted when the audio response is complete.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioDoneEvent`.
-public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
+public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of the delta.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseAudioDoneEvent`.
     ///
@@ -1467,15 +1977,17 @@ public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseAudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.done", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1492,13 +2004,15 @@ public struct BetaResponseAudioDoneEvent: Codable, Hashable, Sendable {
 /// Emitted when there is a partial audio response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseAudioDeltaEvent`.
-public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable {
+public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// A sequence number for this chunk of the stream response.
     public var sequenceNumber: Swift.Int
     /// A chunk of Base64 encoded response audio bytes.
     public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseAudioDeltaEvent`.
     ///
@@ -1523,16 +2037,18 @@ public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseAudioDeltaEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseAudioDeltaEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.delta", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.delta = try container.decode(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.delta", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1550,13 +2066,15 @@ public struct BetaResponseAudioDeltaEvent: Codable, Hashable, Sendable {
 /// An event that is emitted when a response finishes as incomplete.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseIncompleteEvent`.
-public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable {
+public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The response that was incomplete.
     public var response: BetaResponse
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseIncompleteEvent`.
     ///
@@ -1581,16 +2099,18 @@ public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseIncompleteEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseIncompleteEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.incomplete", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.response = try container.decode(BetaResponse.self, forKey: .response)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.incomplete", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.response = try reader.required(BetaResponse.self, .response)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1608,13 +2128,15 @@ public struct BetaResponseIncompleteEvent: Codable, Hashable, Sendable {
 /// An event that is emitted when a response fails.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFailedEvent`.
-public struct BetaResponseFailedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseFailedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
     /// The response that failed.
     public var response: BetaResponse
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseFailedEvent`.
     ///
@@ -1639,16 +2161,18 @@ public struct BetaResponseFailedEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseFailedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFailedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.failed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
-        self.response = try container.decode(BetaResponse.self, forKey: .response)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.failed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.response = try reader.required(BetaResponse.self, .response)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1666,7 +2190,7 @@ public struct BetaResponseFailedEvent: Codable, Hashable, Sendable {
 /// Emitted when a web search call is completed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWebSearchCallCompletedEvent`.
-public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable {
+public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the web search call is associated with.
@@ -1675,6 +2199,8 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendab
     public var itemID: Swift.String
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseWebSearchCallCompletedEvent`.
     ///
@@ -1703,17 +2229,19 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `BetaResponseWebSearchCallCompletedEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWebSearchCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.web_search_call.completed", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.web_search_call.completed", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1732,7 +2260,7 @@ public struct BetaResponseWebSearchCallCompletedEvent: Codable, Hashable, Sendab
 /// Emitted when a web search call is executing.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWebSearchCallSearchingEvent`.
-public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable {
+public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the web search call is associated with.
@@ -1741,6 +2269,8 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendab
     public var itemID: Swift.String
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseWebSearchCallSearchingEvent`.
     ///
@@ -1769,17 +2299,19 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `BetaResponseWebSearchCallSearchingEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWebSearchCallSearchingEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.web_search_call.searching", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.web_search_call.searching", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1798,7 +2330,7 @@ public struct BetaResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendab
 /// Emitted when a web search call is initiated.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseWebSearchCallInProgressEvent`.
-public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable {
+public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
     /// The index of the output item that the web search call is associated with.
@@ -1807,6 +2339,8 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
     public var itemID: Swift.String
     /// The sequence number of the web search call being processed.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseWebSearchCallInProgressEvent`.
     ///
@@ -1835,17 +2369,19 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `BetaResponseWebSearchCallInProgressEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseWebSearchCallInProgressEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.web_search_call.in_progress", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.outputIndex = try container.decode(Swift.Int.self, forKey: .outputIndex)
-        self.itemID = try container.decode(Swift.String.self, forKey: .itemID)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.web_search_call.in_progress", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1873,7 +2409,7 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputParam`.
-public enum BetaInputParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum BetaInputParam: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// A text input to the model, equivalent to a text input with the
     case string(Swift.String)
     /// A list of one or many input items to the model, containing
@@ -1888,11 +2424,11 @@ public enum BetaInputParam: Codable, Hashable, Sendable, ExpressibleByStringLite
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? [BetaInputItem](from: decoder) {
+        if let value = decoder.attemptCase([BetaInputItem].self) {
             self = .inputItemList(value)
             return
         }
@@ -1959,7 +2495,7 @@ public struct BetaIncludeEnum: OpenEnum {
 /// The `BetaCreateResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCreateResponse`.
-public struct BetaCreateResponse: Codable, Hashable, Sendable {
+public struct BetaCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
@@ -2074,6 +2610,8 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
     public var maxOutputTokens: Swift.Int?
     /// The `multi_agent` member.
     public var multiAgent: BetaMultiAgentParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCreateResponse`.
     ///
@@ -2213,44 +2751,46 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
         case multiAgent = "multi_agent"
     }
 
-    /// Decodes `BetaCreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(BetaCreateResponse.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptionsParam.self, forKey: .promptCacheOptions)
-        self.previousResponseID = try container.decodeIfPresent(Swift.String.self, forKey: .previousResponseID)
-        self.model = try container.decodeIfPresent(BetaModelIDsResponses.self, forKey: .model)
-        self.background = try container.decodeIfPresent(Swift.Bool.self, forKey: .background)
-        self.maxToolCalls = try container.decodeIfPresent(Swift.Int.self, forKey: .maxToolCalls)
-        self.text = try container.decodeIfPresent(BetaResponseTextParam.self, forKey: .text)
-        self.tools = try container.decodeIfPresent(BetaToolsArray.self, forKey: .tools)
-        self.toolChoice = try container.decodeIfPresent(BetaToolChoiceParam.self, forKey: .toolChoice)
-        self.prompt = try container.decodeIfPresent(BetaPrompt.self, forKey: .prompt)
-        self.serviceTier = try container.decodeIfPresent(BetaServiceTierResponses.self, forKey: .serviceTier)
-        self._truncation = try container.decodeIfPresent(BetaCreateResponse.Truncation.self, forKey: .truncation)
-        self.reasoning = try container.decodeIfPresent(BetaReasoning.self, forKey: .reasoning)
-        self.input = try container.decodeIfPresent(BetaInputParam.self, forKey: .input)
-        self.include = try container.decodeIfPresent([BetaIncludeEnum].self, forKey: .include)
-        self.parallelToolCalls = try container.decodeIfPresent(Swift.Bool.self, forKey: .parallelToolCalls)
-        self.store = try container.decodeIfPresent(Swift.Bool.self, forKey: .store)
-        self.instructions = try container.decodeIfPresent(Swift.String.self, forKey: .instructions)
-        self.moderation = try container.decodeIfPresent(BetaModerationParam.self, forKey: .moderation)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
-        self.streamOptions = try container.decodeIfPresent(BetaResponseStreamOptions.self, forKey: .streamOptions)
-        self.conversation = try container.decodeIfPresent(BetaConversationParam.self, forKey: .conversation)
-        self.contextManagement = try container.decodeIfPresent([BetaContextManagementParam].self, forKey: .contextManagement)
-        self.maxOutputTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputTokens)
-        self.multiAgent = try container.decodeIfPresent(BetaMultiAgentParam.self, forKey: .multiAgent)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(BetaMetadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(BetaCreateResponse.PromptCacheRetention.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, .promptCacheOptions)
+        self.previousResponseID = try reader.optional(Swift.String.self, .previousResponseID)
+        self.model = try reader.optional(BetaModelIDsResponses.self, .model)
+        self.background = try reader.optional(Swift.Bool.self, .background)
+        self.maxToolCalls = try reader.optional(Swift.Int.self, .maxToolCalls)
+        self.text = try reader.optional(BetaResponseTextParam.self, .text)
+        self.tools = try reader.optional(BetaToolsArray.self, .tools)
+        self.toolChoice = try reader.optional(BetaToolChoiceParam.self, .toolChoice)
+        self.prompt = try reader.optional(BetaPrompt.self, .prompt)
+        self.serviceTier = try reader.optional(BetaServiceTierResponses.self, .serviceTier)
+        self._truncation = try reader.optional(BetaCreateResponse.Truncation.self, .truncation)
+        self.reasoning = try reader.optional(BetaReasoning.self, .reasoning)
+        self.input = try reader.optional(BetaInputParam.self, .input)
+        self.include = try reader.optional([BetaIncludeEnum].self, .include)
+        self.parallelToolCalls = try reader.optional(Swift.Bool.self, .parallelToolCalls)
+        self.store = try reader.optional(Swift.Bool.self, .store)
+        self.instructions = try reader.optional(Swift.String.self, .instructions)
+        self.moderation = try reader.optional(BetaModerationParam.self, .moderation)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.streamOptions = try reader.optional(BetaResponseStreamOptions.self, .streamOptions)
+        self.conversation = try reader.optional(BetaConversationParam.self, .conversation)
+        self.contextManagement = try reader.optional([BetaContextManagementParam].self, .contextManagement)
+        self.maxOutputTokens = try reader.optional(Swift.Int.self, .maxOutputTokens)
+        self.multiAgent = try reader.optional(BetaMultiAgentParam.self, .multiAgent)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2349,12 +2889,14 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable {
 /// Configuration for server-hosted multi-agent execution.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentParam`.
-public struct BetaMultiAgentParam: Codable, Hashable, Sendable {
+public struct BetaMultiAgentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether to enable server-hosted multi-agent execution for this response.
     public var enabled: Swift.Bool
     /// `max_concurrent_subagents` sets the maximum number of subagents that can be active simultaneously across the entire agent tree. It includes all descendants—children, grandchildren, and deeper subagents—but excludes the root agent.
     /// The API does not impose a fixed upper bound on this setting. The default is `3`, which is recommended for most workloads. Multi-agent runs also have no fixed limit on tree depth or the total number of subagents created during a run.
     public var maxConcurrentSubagents: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMultiAgentParam`.
     ///
@@ -2374,14 +2916,16 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable {
         case maxConcurrentSubagents = "max_concurrent_subagents"
     }
 
-    /// Decodes `BetaMultiAgentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.enabled = try container.decode(Swift.Bool.self, forKey: .enabled)
-        self.maxConcurrentSubagents = try container.decodeIfPresent(Swift.Int.self, forKey: .maxConcurrentSubagents)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.required(Swift.Bool.self, .enabled)
+        self.maxConcurrentSubagents = try reader.optional(Swift.Int.self, .maxConcurrentSubagents)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2397,11 +2941,13 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable {
 /// The `BetaContextManagementParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContextManagementParam`.
-public struct BetaContextManagementParam: Codable, Hashable, Sendable {
+public struct BetaContextManagementParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
     /// The `compact_threshold` member.
     public var compactThreshold: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaContextManagementParam`.
     ///
@@ -2421,14 +2967,16 @@ public struct BetaContextManagementParam: Codable, Hashable, Sendable {
         case compactThreshold = "compact_threshold"
     }
 
-    /// Decodes `BetaContextManagementParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContextManagementParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(Swift.String.self, forKey: .type)
-        self.compactThreshold = try container.decodeIfPresent(Swift.Int.self, forKey: .compactThreshold)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(Swift.String.self, .type)
+        self.compactThreshold = try reader.optional(Swift.Int.self, .compactThreshold)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2444,7 +2992,7 @@ public struct BetaContextManagementParam: Codable, Hashable, Sendable {
 /// Options for streaming responses. Only set this when you set `stream: true`.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseStreamOptions/anyOf/0`.
-public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
+public struct BetaResponseStreamOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// When true, stream obfuscation will be enabled. Stream obfuscation adds
     /// random characters to an `obfuscation` field on streaming delta events to
     /// normalize payload sizes as a mitigation to certain side-channel attacks.
@@ -2453,6 +3001,8 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
     /// false to optimize for bandwidth if you trust the network links between
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseStreamOptions`.
     ///
@@ -2466,13 +3016,15 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
-    /// Decodes `BetaResponseStreamOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.includeObfuscation = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeObfuscation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.includeObfuscation = try reader.optional(Swift.Bool.self, .includeObfuscation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2487,11 +3039,13 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable {
 /// Configuration for running moderation on the input and output of this response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationParam`.
-public struct BetaModerationParam: Codable, Hashable, Sendable {
+public struct BetaModerationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
     /// The `policy` member.
     public var policy: BetaModerationPolicyParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationParam`.
     ///
@@ -2511,14 +3065,16 @@ public struct BetaModerationParam: Codable, Hashable, Sendable {
         case policy
     }
 
-    /// Decodes `BetaModerationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.policy = try container.decodeIfPresent(BetaModerationPolicyParam.self, forKey: .policy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.policy = try reader.optional(BetaModerationPolicyParam.self, .policy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2534,11 +3090,13 @@ public struct BetaModerationParam: Codable, Hashable, Sendable {
 /// The policy to apply to moderated response input and output.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationPolicyParam`.
-public struct BetaModerationPolicyParam: Codable, Hashable, Sendable {
+public struct BetaModerationPolicyParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input` member.
     public var input: BetaModerationConfigParam?
     /// The `output` member.
     public var output: BetaModerationConfigParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationPolicyParam`.
     ///
@@ -2558,14 +3116,16 @@ public struct BetaModerationPolicyParam: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes `BetaModerationPolicyParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationPolicyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decodeIfPresent(BetaModerationConfigParam.self, forKey: .input)
-        self.output = try container.decodeIfPresent(BetaModerationConfigParam.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.optional(BetaModerationConfigParam.self, .input)
+        self.output = try reader.optional(BetaModerationConfigParam.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2581,9 +3141,11 @@ public struct BetaModerationPolicyParam: Codable, Hashable, Sendable {
 /// The moderation policy for the response input.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationConfigParam`.
-public struct BetaModerationConfigParam: Codable, Hashable, Sendable {
+public struct BetaModerationConfigParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `mode` member.
     public var mode: BetaModerationMode
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationConfigParam`.
     ///
@@ -2597,13 +3159,15 @@ public struct BetaModerationConfigParam: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes `BetaModerationConfigParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaModerationConfigParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.mode = try container.decode(BetaModerationMode.self, forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.mode = try reader.required(BetaModerationMode.self, .mode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2637,7 +3201,7 @@ public struct BetaModerationMode: OpenEnum {
 /// The `BetaCreateModelResponseProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCreateModelResponseProperties`.
-public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
+public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
@@ -2671,6 +3235,8 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCreateModelResponseProperties`.
     ///
@@ -2718,21 +3284,23 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheOptions = "prompt_cache_options"
     }
 
-    /// Decodes `BetaCreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCreateModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(BetaMetadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(BetaCreateModelResponseProperties.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(BetaPromptCacheOptionsParam.self, forKey: .promptCacheOptions)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(BetaMetadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(BetaCreateModelResponseProperties.PromptCacheRetention.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(BetaPromptCacheOptionsParam.self, .promptCacheOptions)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2786,7 +3354,7 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseStreamEvent`.
-public enum BetaResponseStreamEvent: Codable, Hashable, Sendable {
+public enum BetaResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
     case responseAudioDelta(BetaResponseAudioDeltaEvent)
     /// Emitted when the audio response is complete. (type: `response.audio.done`)

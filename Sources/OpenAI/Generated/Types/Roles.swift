@@ -6,13 +6,15 @@ import Foundation
 /// Request payload for creating a custom role.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicCreateOrganizationRoleBody`.
-public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
+public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique name for the role.
     public var roleName: Swift.String
     /// Permissions to grant to the role.
     public var permissions: [Swift.String]
     /// Optional description of the role.
     public var description: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `PublicCreateOrganizationRoleBody`.
     ///
@@ -36,15 +38,17 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
         case description
     }
 
-    /// Decodes `PublicCreateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicCreateOrganizationRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.roleName = try container.decode(Swift.String.self, forKey: .roleName)
-        self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions) ?? []
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.roleName = try reader.required(Swift.String.self, .roleName)
+        self.permissions = try reader.required([Swift.String].self, .permissions)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -61,13 +65,15 @@ public struct PublicCreateOrganizationRoleBody: Codable, Hashable, Sendable {
 /// Paginated list of roles available on an organization or project.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicRoleListResource`.
-public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
+public struct PublicRoleListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// Roles returned in the current page.
     public var data: [Role]
     /// Whether more roles are available when paginating.
     public var hasMore: Swift.Bool
     /// Cursor to fetch the next page of results, or `null` when there are no additional roles.
     public var next: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `PublicRoleListResource`.
     ///
@@ -92,16 +98,18 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `PublicRoleListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicRoleListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Role].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Role].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.next = try reader.optional(Swift.String.self, .next)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -126,13 +134,15 @@ public struct PublicRoleListResource: Codable, Hashable, Sendable, CursorPage {
 /// Request payload for updating an existing role.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicUpdateOrganizationRoleBody`.
-public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable {
+public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Updated set of permissions for the role.
     public var permissions: [Swift.String]?
     /// New description for the role.
     public var description: Swift.String?
     /// New name for the role.
     public var roleName: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `PublicUpdateOrganizationRoleBody`.
     ///
@@ -156,15 +166,17 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable {
         case roleName = "role_name"
     }
 
-    /// Decodes `PublicUpdateOrganizationRoleBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicUpdateOrganizationRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.roleName = try container.decodeIfPresent(Swift.String.self, forKey: .roleName)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.permissions = try reader.optional([Swift.String].self, .permissions)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.roleName = try reader.optional(Swift.String.self, .roleName)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -181,11 +193,13 @@ public struct PublicUpdateOrganizationRoleBody: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting a role.
 ///
 /// - Remark: Generated from `#/components/schemas/RoleDeletedResource`.
-public struct RoleDeletedResource: Codable, Hashable, Sendable {
+public struct RoleDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the deleted role.
     public var id: Swift.String
     /// Whether the role was deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RoleDeletedResource`.
     ///
@@ -206,15 +220,17 @@ public struct RoleDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `RoleDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RoleDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("role.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("role.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// Detailed information about a role assignment entry returned when listing assignments.
 ///
 /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails`.
-public struct AssignedRoleDetails: Codable, Hashable, Sendable {
+public struct AssignedRoleDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier for the role.
     public var id: Swift.String
     /// Name of the role.
@@ -31,6 +31,8 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
     public var metadata: [Swift.String: JSONValue]?
     /// Principals from which the role assignment is inherited, when available.
     public var assignmentSources: [AssignedRoleDetails.AssignmentSource]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AssignedRoleDetails`.
     ///
@@ -90,24 +92,26 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
         case assignmentSources = "assignment_sources"
     }
 
-    /// Decodes `AssignedRoleDetails` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AssignedRoleDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions) ?? []
-        self.resourceType = try container.decode(Swift.String.self, forKey: .resourceType)
-        self.predefinedRole = try container.decode(Swift.Bool.self, forKey: .predefinedRole)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.createdAt = try container.decodeIfPresent(Swift.Int.self, forKey: .createdAt)
-        self.updatedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .updatedAt)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-        self.createdByUserObj = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .createdByUserObj)
-        self.metadata = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .metadata)
-        self.assignmentSources = try container.decodeIfPresent([AssignedRoleDetails.AssignmentSource].self, forKey: .assignmentSources)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.permissions = try reader.required([Swift.String].self, .permissions)
+        self.resourceType = try reader.required(Swift.String.self, .resourceType)
+        self.predefinedRole = try reader.required(Swift.Bool.self, .predefinedRole)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.createdAt = try reader.optional(Swift.Int.self, .createdAt)
+        self.updatedAt = try reader.optional(Swift.Int.self, .updatedAt)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.createdByUserObj = try reader.optional([Swift.String: JSONValue].self, .createdByUserObj)
+        self.metadata = try reader.optional([Swift.String: JSONValue].self, .metadata)
+        self.assignmentSources = try reader.optional([AssignedRoleDetails.AssignmentSource].self, .assignmentSources)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -132,11 +136,13 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
-    public struct AssignmentSource: Codable, Hashable, Sendable {
+    public struct AssignmentSource: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `principal_id` member.
         public var principalID: Swift.String
         /// The `principal_type` member.
         public var principalType: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `AssignmentSource`.
         ///
@@ -156,14 +162,16 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
             case principalType = "principal_type"
         }
 
-        /// Decodes `AssignmentSource` from its JSON object; members it does not declare are ignored.
+        /// Decodes `AssignmentSource` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.principalID = try container.decode(Swift.String.self, forKey: .principalID)
-            self.principalType = try container.decode(Swift.String.self, forKey: .principalType)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.principalID = try reader.required(Swift.String.self, .principalID)
+            self.principalType = try reader.required(Swift.String.self, .principalType)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -180,7 +188,7 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable {
 /// Options for streaming response. Only set this when you set `stream: true`.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionStreamOptions/anyOf/0`.
-public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
+public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// If set, an additional chunk will be streamed before the `data: [DONE]`
     /// message. The `usage` field on this chunk shows the token usage statistics
     /// for the entire request, and the `choices` field will always be an empty
@@ -198,6 +206,8 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
     /// false to optimize for bandwidth if you trust the network links between
     /// your application and the OpenAI API.
     public var includeObfuscation: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionStreamOptions`.
     ///
@@ -217,14 +227,16 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
         case includeObfuscation = "include_obfuscation"
     }
 
-    /// Decodes `ChatCompletionStreamOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionStreamOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.includeUsage = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeUsage)
-        self.includeObfuscation = try container.decodeIfPresent(Swift.Bool.self, forKey: .includeObfuscation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.includeUsage = try reader.optional(Swift.Bool.self, .includeUsage)
+        self.includeObfuscation = try reader.optional(Swift.Bool.self, .includeObfuscation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -240,9 +252,11 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable {
 /// A function tool that can be used to generate a response.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionTool`.
-public struct ChatCompletionTool: Codable, Hashable, Sendable {
+public struct ChatCompletionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `function` member.
     public var function: FunctionObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionTool`.
     ///
@@ -257,14 +271,16 @@ public struct ChatCompletionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ChatCompletionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.function = try container.decode(FunctionObject.self, forKey: .function)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.function = try reader.required(FunctionObject.self, .function)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -280,13 +296,15 @@ public struct ChatCompletionTool: Codable, Hashable, Sendable {
 /// A tool that runs Python code to help generate a response to a prompt.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool`.
-public struct CodeInterpreterTool: Codable, Hashable, Sendable {
+public struct CodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The code interpreter container. Can be a container ID or an object that
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
     public var container: CodeInterpreterTool.Container
     /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodeInterpreterTool`.
     ///
@@ -307,15 +325,17 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodeInterpreterTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter", forKey: .type)
-        self.container = try container.decode(CodeInterpreterTool.Container.self, forKey: .container)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("code_interpreter", .type, required: true)
+        self.container = try reader.required(CodeInterpreterTool.Container.self, .container)
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -335,7 +355,7 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterTool/properties/container`.
-    public enum Container: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Container: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
         /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
@@ -350,11 +370,11 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? AutoCodeInterpreterToolParam(from: decoder) {
+            if let value = decoder.attemptCase(AutoCodeInterpreterToolParam.self) {
                 self = .autoCodeInterpreterToolParam(value)
                 return
             }
@@ -377,7 +397,7 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable {
 /// A tool call to run code.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall`.
-public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
+public struct CodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the code interpreter tool call.
     public var id: Swift.String
     /// The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
@@ -388,6 +408,8 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
     public var code: Swift.String?
     /// The `outputs` member.
     public var outputs: [CodeInterpreterToolCall.Output]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodeInterpreterToolCall`.
     ///
@@ -420,18 +442,20 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(CodeInterpreterToolCall.Status.self, forKey: .status)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.outputs = try container.decodeIfPresent([CodeInterpreterToolCall.Output].self, forKey: .outputs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("code_interpreter_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(CodeInterpreterToolCall.Status.self, .status)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.outputs = try reader.optional([CodeInterpreterToolCall.Output].self, .outputs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -480,7 +504,7 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// The logs output from the code interpreter. (type: `logs`)
         case logs(CodeInterpreterOutputLogs)
         /// The image output from the code interpreter. (type: `image`)
@@ -518,7 +542,7 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable {
 /// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
 ///
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
-public struct ComparisonFilter: Codable, Hashable, Sendable {
+public struct ComparisonFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
     /// - `eq`: equals
     /// - `ne`: not equal
@@ -533,6 +557,8 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
     public var key: Swift.String
     /// The value to compare against the attribute key; supports string, number, or boolean types.
     public var value: ComparisonFilter.Value
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComparisonFilter`.
     ///
@@ -556,15 +582,17 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         case value
     }
 
-    /// Decodes `ComparisonFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(ComparisonFilter.TypeValue.self, forKey: .type)
-        self.key = try container.decode(Swift.String.self, forKey: .key)
-        self.value = try container.decode(ComparisonFilter.Value.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(ComparisonFilter.TypeValue.self, .type)
+        self.key = try reader.required(Swift.String.self, .key)
+        self.value = try reader.required(ComparisonFilter.Value.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -627,7 +655,7 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value`.
-    public enum Value: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
@@ -642,19 +670,19 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
-            if let value = try? Swift.Bool(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Bool.self) {
                 self = .boolean(value)
                 return
             }
-            if let value = try? [ComparisonFilter.Value.ValueValue](from: decoder) {
+            if let value = decoder.attemptCase([ComparisonFilter.Value.ValueValue].self) {
                 self = .values(value)
                 return
             }
@@ -679,7 +707,7 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ValueValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum ValueValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -692,11 +720,11 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Double(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Double.self) {
                     self = .number(value)
                     return
                 }
@@ -720,7 +748,7 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
 /// Usage statistics for the completion request.
 ///
 /// - Remark: Generated from `#/components/schemas/CompletionUsage`.
-public struct CompletionUsage: Codable, Hashable, Sendable {
+public struct CompletionUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Number of tokens in the generated completion.
     public var completionTokens: Swift.Int
     /// Number of tokens in the prompt.
@@ -731,6 +759,8 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
     public var completionTokensDetails: CompletionUsage.CompletionTokensDetails?
     /// Breakdown of tokens used in the prompt.
     public var promptTokensDetails: CompletionUsage.PromptTokensDetails?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompletionUsage`.
     ///
@@ -762,17 +792,19 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         case promptTokensDetails = "prompt_tokens_details"
     }
 
-    /// Decodes `CompletionUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompletionUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.completionTokens = try container.decode(Swift.Int.self, forKey: .completionTokens)
-        self.promptTokens = try container.decode(Swift.Int.self, forKey: .promptTokens)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
-        self.completionTokensDetails = try container.decodeIfPresent(CompletionUsage.CompletionTokensDetails.self, forKey: .completionTokensDetails)
-        self.promptTokensDetails = try container.decodeIfPresent(CompletionUsage.PromptTokensDetails.self, forKey: .promptTokensDetails)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.completionTokens = try reader.required(Swift.Int.self, .completionTokens)
+        self.promptTokens = try reader.required(Swift.Int.self, .promptTokens)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.completionTokensDetails = try reader.optional(CompletionUsage.CompletionTokensDetails.self, .completionTokensDetails)
+        self.promptTokensDetails = try reader.optional(CompletionUsage.PromptTokensDetails.self, .promptTokensDetails)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -790,7 +822,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
     /// Breakdown of tokens used in a completion.
     ///
     /// - Remark: Generated from `#/components/schemas/CompletionUsage/properties/completion_tokens_details`.
-    public struct CompletionTokensDetails: Codable, Hashable, Sendable {
+    public struct CompletionTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// When using Predicted Outputs, the number of tokens in the
         /// prediction that appeared in the completion.
         public var acceptedPredictionTokens: Swift.Int?
@@ -806,6 +838,8 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         /// completion tokens for purposes of billing, output, and context window
         /// limits.
         public var rejectedPredictionTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CompletionTokensDetails`.
         ///
@@ -837,17 +871,19 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             case rejectedPredictionTokens = "rejected_prediction_tokens"
         }
 
-        /// Decodes `CompletionTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `CompletionTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.acceptedPredictionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .acceptedPredictionTokens)
-            self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
-            self.reasoningTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .reasoningTokens)
-            self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-            self.rejectedPredictionTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .rejectedPredictionTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.acceptedPredictionTokens = try reader.optional(Swift.Int.self, .acceptedPredictionTokens)
+            self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+            self.reasoningTokens = try reader.optional(Swift.Int.self, .reasoningTokens)
+            self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+            self.rejectedPredictionTokens = try reader.optional(Swift.Int.self, .rejectedPredictionTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -866,7 +902,7 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
     /// Breakdown of tokens used in the prompt.
     ///
     /// - Remark: Generated from `#/components/schemas/CompletionUsage/properties/prompt_tokens_details`.
-    public struct PromptTokensDetails: Codable, Hashable, Sendable {
+    public struct PromptTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Audio input tokens present in the prompt.
         public var audioTokens: Swift.Int?
         /// Cached tokens present in the prompt.
@@ -877,6 +913,8 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
         public var imageTokens: Swift.Int?
         /// The unadjusted number of prompt tokens written to cache.
         public var cacheWriteTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `PromptTokensDetails`.
         ///
@@ -908,17 +946,19 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
             case cacheWriteTokens = "cache_write_tokens"
         }
 
-        /// Decodes `PromptTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `PromptTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.audioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .audioTokens)
-            self.cachedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cachedTokens)
-            self.textTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .textTokens)
-            self.imageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .imageTokens)
-            self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.audioTokens = try reader.optional(Swift.Int.self, .audioTokens)
+            self.cachedTokens = try reader.optional(Swift.Int.self, .cachedTokens)
+            self.textTokens = try reader.optional(Swift.Int.self, .textTokens)
+            self.imageTokens = try reader.optional(Swift.Int.self, .imageTokens)
+            self.cacheWriteTokens = try reader.optional(Swift.Int.self, .cacheWriteTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -938,11 +978,13 @@ public struct CompletionUsage: Codable, Hashable, Sendable {
 /// Combine multiple filters using `and` or `or`.
 ///
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
-public struct CompoundFilter: Codable, Hashable, Sendable {
+public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Type of operation: `and` or `or`.
     public var type: CompoundFilter.TypeValue
     /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
     public var filters: [CompoundFilter.Filter]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompoundFilter`.
     ///
@@ -962,14 +1004,16 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         case filters
     }
 
-    /// Decodes `CompoundFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(CompoundFilter.TypeValue.self, forKey: .type)
-        self.filters = try container.decodeIfPresent([CompoundFilter.Filter].self, forKey: .filters) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(CompoundFilter.TypeValue.self, .type)
+        self.filters = try reader.required([CompoundFilter.Filter].self, .filters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1005,7 +1049,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Hashable, Sendable {
+    public enum Filter: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
         case comparisonFilter(ComparisonFilter)
         /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
@@ -1045,7 +1089,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerAction`.
-public enum ComputerAction: Codable, Hashable, Sendable {
+public enum ComputerAction: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A click action. (type: `click`)
     case click(ClickParam)
     /// A double click action. (type: `double_click`)
@@ -1123,11 +1167,13 @@ public typealias ComputerActionList = [ComputerAction]
 /// A computer screenshot image used with the computer use tool.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotImage`.
-public struct ComputerScreenshotImage: Codable, Hashable, Sendable {
+public struct ComputerScreenshotImage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the screenshot image.
     public var imageURL: Swift.String?
     /// The identifier of an uploaded file that contains the screenshot.
     public var fileID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerScreenshotImage`.
     ///
@@ -1148,15 +1194,17 @@ public struct ComputerScreenshotImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerScreenshotImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_screenshot", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_screenshot", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1174,7 +1222,7 @@ public struct ComputerScreenshotImage: Codable, Hashable, Sendable {
 /// [computer use guide](/docs/guides/tools-computer-use) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCall`.
-public struct ComputerToolCall: Codable, Hashable, Sendable {
+public struct ComputerToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the computer call.
     public var id: Swift.String
     /// An identifier used when responding to the tool call with output.
@@ -1189,6 +1237,8 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
     /// The status of the item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: ComputerToolCall.Status
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerToolCall`.
     ///
@@ -1225,19 +1275,21 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decodeIfPresent(ComputerAction.self, forKey: .action)
-        self.actions = try container.decodeIfPresent(ComputerActionList.self, forKey: .actions)
-        self.pendingSafetyChecks = try container.decodeIfPresent([ComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks) ?? []
-        self.status = try container.decode(ComputerToolCall.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.optional(ComputerAction.self, .action)
+        self.actions = try reader.optional(ComputerActionList.self, .actions)
+        self.pendingSafetyChecks = try reader.required([ComputerCallSafetyCheckParam].self, .pendingSafetyChecks)
+        self.status = try reader.required(ComputerToolCall.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1281,7 +1333,7 @@ public struct ComputerToolCall: Codable, Hashable, Sendable {
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCallOutput`.
-public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
+public struct ComputerToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the computer tool call output.
     public var id: Swift.String?
     /// The ID of the computer tool call that produced the output.
@@ -1294,6 +1346,8 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
     public var status: ComputerToolCallOutput.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerToolCallOutput`.
     ///
@@ -1326,18 +1380,20 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([ComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.output = try container.decode(ComputerScreenshotImage.self, forKey: .output)
-        self.status = try container.decodeIfPresent(ComputerToolCallOutput.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.acknowledgedSafetyChecks = try reader.optional([ComputerCallSafetyCheckParam].self, .acknowledgedSafetyChecks)
+        self.output = try reader.required(ComputerScreenshotImage.self, .output)
+        self.status = try reader.optional(ComputerToolCallOutput.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1380,7 +1436,7 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable {
 /// The `ComputerToolCallOutputResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCallOutputResource`.
-public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
+public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the computer call tool output.
     public var id: Swift.String
     /// The ID of the computer tool call that produced the output.
@@ -1395,6 +1451,8 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
     public var status: ComputerCallOutputStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerToolCallOutputResource`.
     ///
@@ -1431,19 +1489,21 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([ComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.output = try container.decode(ComputerScreenshotImage.self, forKey: .output)
-        self.status = try container.decode(ComputerCallOutputStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.acknowledgedSafetyChecks = try reader.optional([ComputerCallSafetyCheckParam].self, .acknowledgedSafetyChecks)
+        self.output = try reader.required(ComputerScreenshotImage.self, .output)
+        self.status = try reader.required(ComputerCallOutputStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1467,7 +1527,7 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationParam`.
-public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum ConversationParam: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// The unique ID of the conversation.
     case string(Swift.String)
     /// The conversation that this response belongs to.
@@ -1482,11 +1542,11 @@ public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringL
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? ConversationParam2(from: decoder) {
+        if let value = decoder.attemptCase(ConversationParam2.self) {
             self = .conversationParam2(value)
             return
         }
@@ -1508,7 +1568,7 @@ public enum ConversationParam: Codable, Hashable, Sendable, ExpressibleByStringL
 /// The `CreateModelResponseProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateModelResponseProperties`.
-public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
+public struct CreateModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
@@ -1542,6 +1602,8 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
     }
     /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateModelResponseProperties`.
     ///
@@ -1589,21 +1651,23 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheOptions = "prompt_cache_options"
     }
 
-    /// Decodes `CreateModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(CreateModelResponseProperties.PromptCacheRetention.self, forKey: .promptCacheRetention)
-        self.promptCacheOptions = try container.decodeIfPresent(PromptCacheOptionsParam.self, forKey: .promptCacheOptions)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(CreateModelResponseProperties.PromptCacheRetention.self, .promptCacheRetention)
+        self.promptCacheOptions = try reader.optional(PromptCacheOptionsParam.self, .promptCacheOptions)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1655,7 +1719,7 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable {
 /// A call to a custom tool created by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCall`.
-public struct CustomToolCall: Codable, Hashable, Sendable {
+public struct CustomToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call in the OpenAI platform.
     public var id: Swift.String?
     /// An identifier used to map this custom tool call to a tool call output.
@@ -1668,6 +1732,8 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// The input for the custom tool call generated by the model.
     public var input: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CustomToolCall`.
     ///
@@ -1704,19 +1770,21 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1737,7 +1805,7 @@ public struct CustomToolCall: Codable, Hashable, Sendable {
 /// The output of a custom tool call from your code, being sent back to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput`.
-public struct CustomToolCallOutput: Codable, Hashable, Sendable {
+public struct CustomToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the custom tool call output in the OpenAI platform.
     public var id: Swift.String?
     /// The call ID, used to map this custom tool call output to a custom tool call.
@@ -1747,6 +1815,8 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
     public var output: CustomToolCallOutput.Output
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CustomToolCallOutput`.
     ///
@@ -1775,17 +1845,19 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(CustomToolCallOutput.Output.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.output = try reader.required(CustomToolCallOutput.Output.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1806,7 +1878,7 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the custom tool call.
         case string(Swift.String)
         /// Text, image, or file output of the custom tool call.
@@ -1821,11 +1893,11 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
+            if let value = decoder.attemptCase([FunctionAndCustomToolCallOutput].self) {
                 self = .outputContentList(value)
                 return
             }
@@ -1848,11 +1920,13 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable {
 /// Confirmation payload returned after unassigning a role.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedRoleAssignmentResource`.
-public struct DeletedRoleAssignmentResource: Codable, Hashable, Sendable {
+public struct DeletedRoleAssignmentResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier for the deleted assignment, such as `group.role.deleted` or `user.role.deleted`.
     public var object: Swift.String
     /// Whether the assignment was removed.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedRoleAssignmentResource`.
     ///
@@ -1872,14 +1946,16 @@ public struct DeletedRoleAssignmentResource: Codable, Hashable, Sendable {
         case deleted
     }
 
-    /// Decodes `DeletedRoleAssignmentResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedRoleAssignmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1899,7 +1975,7 @@ public struct DeletedRoleAssignmentResource: Codable, Hashable, Sendable {
 /// interactions.
 ///
 /// - Remark: Generated from `#/components/schemas/EasyInputMessage`.
-public struct EasyInputMessage: Codable, Hashable, Sendable {
+public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
     public var role: EasyInputMessage.RoleValue
@@ -1908,6 +1984,8 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
     public var content: EasyInputMessage.ContentValue
     /// The `phase` member.
     public var phase: MessagePhase?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EasyInputMessage`.
     ///
@@ -1932,16 +2010,18 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EasyInputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("message", forKey: .type)
-        self.role = try container.decode(EasyInputMessage.RoleValue.self, forKey: .role)
-        self.content = try container.decode(EasyInputMessage.ContentValue.self, forKey: .content)
-        self.phase = try container.decodeIfPresent(MessagePhase.self, forKey: .phase)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: false)
+        self.role = try reader.required(EasyInputMessage.RoleValue.self, .role)
+        self.content = try reader.required(EasyInputMessage.ContentValue.self, .content)
+        self.phase = try reader.optional(MessagePhase.self, .phase)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1987,7 +2067,7 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/EasyInputMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content
@@ -2002,11 +2082,11 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? InputMessageContentList(from: decoder) {
+            if let value = decoder.attemptCase(InputMessageContentList.self) {
                 self = .inputMessageContentList(value)
                 return
             }
@@ -2029,7 +2109,7 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
 /// The `Error` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Error`.
-public struct ErrorObject: Codable, Hashable, Sendable {
+public struct ErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `code` member.
     public var code: Swift.String?
     /// The `message` member.
@@ -2038,6 +2118,8 @@ public struct ErrorObject: Codable, Hashable, Sendable {
     public var param: Swift.String?
     /// The `type` member.
     public var type: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorObject`.
     ///
@@ -2065,16 +2147,18 @@ public struct ErrorObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ErrorObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-        self.param = try container.decodeIfPresent(Swift.String.self, forKey: .param)
-        self.type = try container.decode(Swift.String.self, forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.param = try reader.optional(Swift.String.self, .param)
+        self.type = try reader.required(Swift.String.self, .type)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2092,9 +2176,11 @@ public struct ErrorObject: Codable, Hashable, Sendable {
 /// The `ErrorResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ErrorResponse`.
-public struct ErrorResponse: Codable, Hashable, Sendable {
+public struct ErrorResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `error` member.
     public var error: ErrorObject
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorResponse`.
     ///
@@ -2108,13 +2194,15 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
         case error
     }
 
-    /// Decodes `ErrorResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.error = try container.decode(ErrorObject.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.error = try reader.required(ErrorObject.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2133,12 +2221,14 @@ public struct ErrorResponse: Codable, Hashable, Sendable {
 /// interactions.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItem`.
-public struct EvalItem: Codable, Hashable, Sendable {
+public struct EvalItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
     public var role: EvalItem.RoleValue
     /// Inputs to the model - can contain template strings. Supports text, output text, input images, and input audio, either as a single item or an array of items.
     public var content: EvalItemContent
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalItem`.
     ///
@@ -2159,15 +2249,17 @@ public struct EvalItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("message", forKey: .type)
-        self.role = try container.decode(EvalItem.RoleValue.self, forKey: .role)
-        self.content = try container.decode(EvalItemContent.self, forKey: .content)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: false)
+        self.role = try reader.required(EvalItem.RoleValue.self, .role)
+        self.content = try reader.required(EvalItemContent.self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2212,7 +2304,7 @@ public struct EvalItem: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContent`.
-public enum EvalItemContent: Codable, Hashable, Sendable {
+public enum EvalItemContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A single content item: input text, output text, input image, or input audio.
     case item(EvalItemContentItem)
     /// A list of inputs, each of which may be either an input text, output text, input
@@ -2224,13 +2316,13 @@ public enum EvalItemContent: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? EvalItemContentItem(from: decoder) {
+        if let value = decoder.attemptCase(EvalItemContentItem.self) {
             if case .unknown = value {} else {
                 self = .item(value)
                 return
             }
         }
-        if let value = try? EvalItemContentArray(from: decoder) {
+        if let value = decoder.attemptCase(EvalItemContentArray.self) {
             self = .array(value)
             return
         }
@@ -2260,7 +2352,7 @@ public typealias EvalItemContentArray = [EvalItemContentItem]
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContentItem`.
-public enum EvalItemContentItem: Codable, Hashable, Sendable {
+public enum EvalItemContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model.
     case evalItemContentText(EvalItemContentText)
     /// A text input to the model.
@@ -2278,23 +2370,23 @@ public enum EvalItemContentItem: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? EvalItemContentText(from: decoder) {
+        if let value = decoder.attemptCase(EvalItemContentText.self) {
             self = .evalItemContentText(value)
             return
         }
-        if let value = try? InputTextContent(from: decoder) {
+        if let value = decoder.attemptCase(InputTextContent.self) {
             self = .inputTextContent(value)
             return
         }
-        if let value = try? EvalItemContentOutputText(from: decoder) {
+        if let value = decoder.attemptCase(EvalItemContentOutputText.self) {
             self = .evalItemContentOutputText(value)
             return
         }
-        if let value = try? EvalItemInputImage(from: decoder) {
+        if let value = decoder.attemptCase(EvalItemInputImage.self) {
             self = .evalItemInputImage(value)
             return
         }
-        if let value = try? InputAudio(from: decoder) {
+        if let value = decoder.attemptCase(InputAudio.self) {
             self = .inputAudio(value)
             return
         }
@@ -2319,9 +2411,11 @@ public enum EvalItemContentItem: Codable, Hashable, Sendable {
 /// A text output from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemContentOutputText`.
-public struct EvalItemContentOutputText: Codable, Hashable, Sendable {
+public struct EvalItemContentOutputText: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text output from the model.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalItemContentOutputText`.
     ///
@@ -2336,14 +2430,16 @@ public struct EvalItemContentOutputText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalItemContentOutputText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalItemContentOutputText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2364,11 +2460,13 @@ public typealias EvalItemContentText = Swift.String
 /// An image input block used within EvalItem content arrays.
 ///
 /// - Remark: Generated from `#/components/schemas/EvalItemInputImage`.
-public struct EvalItemInputImage: Codable, Hashable, Sendable {
+public struct EvalItemInputImage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the image input.
     public var imageURL: Swift.String
     /// The detail level of the image to be sent to the model. One of `high`, `low`, or `auto`. Defaults to `auto`.
     public var detail: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EvalItemInputImage`.
     ///
@@ -2389,15 +2487,17 @@ public struct EvalItemInputImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EvalItemInputImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EvalItemInputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decode(Swift.String.self, forKey: .imageURL)
-        self.detail = try container.decodeIfPresent(Swift.String.self, forKey: .detail)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_image", .type, required: true)
+        self.imageURL = try reader.required(Swift.String.self, .imageURL)
+        self.detail = try reader.optional(Swift.String.self, .detail)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2414,9 +2514,11 @@ public struct EvalItemInputImage: Codable, Hashable, Sendable {
 /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
 ///
 /// - Remark: Generated from `#/components/schemas/FileExpirationAfter`.
-public struct FileExpirationAfter: Codable, Hashable, Sendable {
+public struct FileExpirationAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
     public var seconds: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileExpirationAfter`.
     ///
@@ -2431,14 +2533,16 @@ public struct FileExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes `FileExpirationAfter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("created_at", forKey: .anchor)
-        self.seconds = try container.decode(Swift.Int.self, forKey: .seconds)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("created_at", .anchor, required: true)
+        self.seconds = try reader.required(Swift.Int.self, .seconds)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2454,11 +2558,13 @@ public struct FileExpirationAfter: Codable, Hashable, Sendable {
 /// A path to a file.
 ///
 /// - Remark: Generated from `#/components/schemas/FilePath`.
-public struct FilePath: Codable, Hashable, Sendable {
+public struct FilePath: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
     public var fileID: Swift.String
     /// The index of the file in the list of files.
     public var index: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FilePath`.
     ///
@@ -2479,15 +2585,17 @@ public struct FilePath: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FilePath` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_path", forKey: .type)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_path", .type, required: true)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2505,7 +2613,7 @@ public struct FilePath: Codable, Hashable, Sendable {
 /// [file search guide](/docs/guides/tools-file-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchToolCall`.
-public struct FileSearchToolCall: Codable, Hashable, Sendable {
+public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the file search tool call.
     public var id: Swift.String
     /// The status of the file search tool call. One of `in_progress`,
@@ -2515,6 +2623,8 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
     public var queries: [Swift.String]
     /// The `results` member.
     public var results: [FileSearchToolCall.ResultValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileSearchToolCall`.
     ///
@@ -2543,17 +2653,19 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FileSearchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(FileSearchToolCall.Status.self, forKey: .status)
-        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries) ?? []
-        self.results = try container.decodeIfPresent([FileSearchToolCall.ResultValue].self, forKey: .results)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(FileSearchToolCall.Status.self, .status)
+        self.queries = try reader.required([Swift.String].self, .queries)
+        self.results = try reader.optional([FileSearchToolCall.ResultValue].self, .results)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2600,7 +2712,7 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/FileSearchToolCall/properties/results/anyOf/0/items`.
-    public struct ResultValue: Codable, Hashable, Sendable {
+    public struct ResultValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the file.
         public var fileID: Swift.String?
         /// The text that was retrieved from the file.
@@ -2611,6 +2723,8 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
         public var attributes: VectorStoreFileAttributes?
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResultValue`.
         ///
@@ -2642,17 +2756,19 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
             case score
         }
 
-        /// Decodes `ResultValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-            self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
-            self.score = try container.decodeIfPresent(Swift.Double.self, forKey: .score)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.filename = try reader.optional(Swift.String.self, .filename)
+            self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+            self.score = try reader.optional(Swift.Double.self, .score)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -2674,7 +2790,7 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionAndCustomToolCallOutput`.
-public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
+public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model. (type: `input_text`)
     case inputText(InputTextContent)
     /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
@@ -2716,7 +2832,7 @@ public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
 /// The `FunctionObject` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionObject`.
-public struct FunctionObject: Codable, Hashable, Sendable {
+public struct FunctionObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A description of what the function does, used by the model to choose when and how to call the function.
     public var description: Swift.String?
     /// The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
@@ -2727,6 +2843,8 @@ public struct FunctionObject: Codable, Hashable, Sendable {
     public var parameters: FunctionParameters?
     /// The `strict` member.
     public var strict: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionObject`.
     ///
@@ -2754,16 +2872,18 @@ public struct FunctionObject: Codable, Hashable, Sendable {
         case strict
     }
 
-    /// Decodes `FunctionObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.parameters = try container.decodeIfPresent(FunctionParameters.self, forKey: .parameters)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.parameters = try reader.optional(FunctionParameters.self, .parameters)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2789,7 +2909,7 @@ public typealias FunctionParameters = [Swift.String: JSONValue]
 /// [function calling guide](/docs/guides/function-calling) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCall`.
-public struct FunctionToolCall: Codable, Hashable, Sendable {
+public struct FunctionToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call.
     public var id: Swift.String?
     /// The unique ID of the function tool call generated by the model.
@@ -2805,6 +2925,8 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
     /// The status of the item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: FunctionToolCall.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionToolCall`.
     ///
@@ -2845,20 +2967,22 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.status = try container.decodeIfPresent(FunctionToolCall.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.status = try reader.optional(FunctionToolCall.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2903,7 +3027,7 @@ public struct FunctionToolCall: Codable, Hashable, Sendable {
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput`.
-public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
+public struct FunctionToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call output. Populated when this item
     /// is returned via API.
     public var id: Swift.String?
@@ -2921,6 +3045,8 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
     /// The status of the item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: FunctionToolCallOutput.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionToolCallOutput`.
     ///
@@ -2961,20 +3087,22 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(FunctionToolCallOutput.Output.self, forKey: .output)
-        self.status = try container.decodeIfPresent(FunctionToolCallOutput.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.output = try reader.required(FunctionToolCallOutput.Output.self, .output)
+        self.status = try reader.optional(FunctionToolCallOutput.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2998,7 +3126,7 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -3013,11 +3141,11 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
+            if let value = decoder.attemptCase([FunctionAndCustomToolCallOutput].self) {
                 self = .outputContentList(value)
                 return
             }
@@ -3063,7 +3191,7 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable {
 /// The `FunctionToolCallOutputResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutputResource`.
-public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
+public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function call tool output.
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
@@ -3082,6 +3210,8 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
     public var status: FunctionCallOutputStatusEnum
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionToolCallOutputResource`.
     ///
@@ -3126,21 +3256,23 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(FunctionToolCallOutputResource.Output.self, forKey: .output)
-        self.status = try container.decode(FunctionCallOutputStatusEnum.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.output = try reader.required(FunctionToolCallOutputResource.Output.self, .output)
+        self.status = try reader.required(FunctionCallOutputStatusEnum.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3165,7 +3297,7 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -3180,11 +3312,11 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [FunctionAndCustomToolCallOutput](from: decoder) {
+            if let value = decoder.attemptCase([FunctionAndCustomToolCallOutput].self) {
                 self = .outputContentList(value)
                 return
             }
@@ -3207,7 +3339,7 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable {
 /// The `FunctionToolCallResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallResource`.
-public struct FunctionToolCallResource: Codable, Hashable, Sendable {
+public struct FunctionToolCallResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call.
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
@@ -3225,6 +3357,8 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable {
     public var status: FunctionCallStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionToolCallResource`.
     ///
@@ -3269,21 +3403,23 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionToolCallResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolCallResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.status = try container.decode(FunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.status = try reader.required(FunctionCallStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3307,7 +3443,7 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable {
 /// in the evaluation.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderLabelModel`.
-public struct GraderLabelModel: Codable, Hashable, Sendable {
+public struct GraderLabelModel: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
@@ -3318,6 +3454,8 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
     public var labels: [Swift.String]
     /// The labels that indicate a passing result. Must be a subset of labels.
     public var passingLabels: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GraderLabelModel`.
     ///
@@ -3350,18 +3488,20 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `GraderLabelModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderLabelModel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("label_model", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
-        self.labels = try container.decodeIfPresent([Swift.String].self, forKey: .labels) ?? []
-        self.passingLabels = try container.decodeIfPresent([Swift.String].self, forKey: .passingLabels) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("label_model", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.input = try reader.required([EvalItem].self, .input)
+        self.labels = try reader.required([Swift.String].self, .labels)
+        self.passingLabels = try reader.required([Swift.String].self, .passingLabels)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3381,13 +3521,15 @@ public struct GraderLabelModel: Codable, Hashable, Sendable {
 /// A PythonGrader object that runs a python script on the input.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderPython`.
-public struct GraderPython: Codable, Hashable, Sendable {
+public struct GraderPython: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The source code of the python script.
     public var source: Swift.String
     /// The image tag to use for the python script.
     public var imageTag: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GraderPython`.
     ///
@@ -3412,16 +3554,18 @@ public struct GraderPython: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `GraderPython` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderPython` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("python", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.source = try container.decode(Swift.String.self, forKey: .source)
-        self.imageTag = try container.decodeIfPresent(Swift.String.self, forKey: .imageTag)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("python", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.source = try reader.required(Swift.String.self, .source)
+        self.imageTag = try reader.optional(Swift.String.self, .imageTag)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3439,7 +3583,7 @@ public struct GraderPython: Codable, Hashable, Sendable {
 /// A ScoreModelGrader object that uses a model to assign a score to the input.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderScoreModel`.
-public struct GraderScoreModel: Codable, Hashable, Sendable {
+public struct GraderScoreModel: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The model to use for the evaluation.
@@ -3450,6 +3594,8 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
     public var input: [EvalItem]
     /// The range of the score. Defaults to `[0, 1]`.
     public var range: [Swift.Double]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GraderScoreModel`.
     ///
@@ -3482,18 +3628,20 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `GraderScoreModel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderScoreModel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("score_model", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.samplingParams = try container.decodeIfPresent(GraderScoreModel.SamplingParams.self, forKey: .samplingParams)
-        self.input = try container.decodeIfPresent([EvalItem].self, forKey: .input) ?? []
-        self.range = try container.decodeIfPresent([Swift.Double].self, forKey: .range)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("score_model", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.samplingParams = try reader.optional(GraderScoreModel.SamplingParams.self, .samplingParams)
+        self.input = try reader.required([EvalItem].self, .input)
+        self.range = try reader.optional([Swift.Double].self, .range)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3512,7 +3660,7 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
     /// The sampling parameters for the model.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
-    public struct SamplingParams: Codable, Hashable, Sendable {
+    public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `seed` member.
         public var seed: Swift.Int?
         /// The `top_p` member.
@@ -3523,6 +3671,8 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
         public var maxCompletionsTokens: Swift.Int?
         /// The `reasoning_effort` member.
         public var reasoningEffort: ReasoningEffort?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `SamplingParams`.
         ///
@@ -3554,17 +3704,19 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
             case reasoningEffort = "reasoning_effort"
         }
 
-        /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-            self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-            self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-            self.maxCompletionsTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxCompletionsTokens)
-            self.reasoningEffort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .reasoningEffort)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.seed = try reader.optional(Swift.Int.self, .seed)
+            self.topP = try reader.optional(Swift.Double.self, .topP)
+            self.temperature = try reader.optional(Swift.Double.self, .temperature)
+            self.maxCompletionsTokens = try reader.optional(Swift.Int.self, .maxCompletionsTokens)
+            self.reasoningEffort = try reader.optional(ReasoningEffort.self, .reasoningEffort)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3584,7 +3736,7 @@ public struct GraderScoreModel: Codable, Hashable, Sendable {
 /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderStringCheck`.
-public struct GraderStringCheck: Codable, Hashable, Sendable {
+public struct GraderStringCheck: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The input text. This may include template strings.
@@ -3593,6 +3745,8 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
     public var reference: Swift.String
     /// The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
     public var operation: GraderStringCheck.Operation
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GraderStringCheck`.
     ///
@@ -3621,17 +3775,19 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `GraderStringCheck` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderStringCheck` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("string_check", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.reference = try container.decode(Swift.String.self, forKey: .reference)
-        self.operation = try container.decode(GraderStringCheck.Operation.self, forKey: .operation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("string_check", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.reference = try reader.required(Swift.String.self, .reference)
+        self.operation = try reader.required(GraderStringCheck.Operation.self, .operation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3675,7 +3831,7 @@ public struct GraderStringCheck: Codable, Hashable, Sendable {
 /// A TextSimilarityGrader object which grades text based on similarity metrics.
 ///
 /// - Remark: Generated from `#/components/schemas/GraderTextSimilarity`.
-public struct GraderTextSimilarity: Codable, Hashable, Sendable {
+public struct GraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
     /// The text being graded.
@@ -3686,6 +3842,8 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
     /// `gleu`, `meteor`, `rouge_1`, `rouge_2`, `rouge_3`, `rouge_4`, `rouge_5`,
     /// or `rouge_l`.
     public var evaluationMetric: GraderTextSimilarity.EvaluationMetric
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `GraderTextSimilarity`.
     ///
@@ -3714,17 +3872,19 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `GraderTextSimilarity` from its JSON object; members it does not declare are ignored.
+    /// Decodes `GraderTextSimilarity` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text_similarity", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.reference = try container.decode(Swift.String.self, forKey: .reference)
-        self.evaluationMetric = try container.decode(GraderTextSimilarity.EvaluationMetric.self, forKey: .evaluationMetric)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text_similarity", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.reference = try reader.required(Swift.String.self, .reference)
+        self.evaluationMetric = try reader.required(GraderTextSimilarity.EvaluationMetric.self, .evaluationMetric)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3785,121 +3945,5 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable {
 
         /// `rouge_l`
         public static var rougeL: Self { Self(rawValue: "rouge_l") }
-    }
-}
-
-/// Summary information about a group returned in role assignment responses.
-///
-/// - Remark: Generated from `#/components/schemas/Group`.
-public struct Group: Codable, Hashable, Sendable {
-    /// Identifier for the group.
-    public var id: Swift.String
-    /// Display name of the group.
-    public var name: Swift.String
-    /// Unix timestamp (in seconds) when the group was created.
-    public var createdAt: Swift.Int
-    /// Whether the group is managed through SCIM.
-    public var scimManaged: Swift.Bool
-
-    /// Creates a new `Group`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier for the group.
-    ///   - name: Display name of the group.
-    ///   - createdAt: Unix timestamp (in seconds) when the group was created.
-    ///   - scimManaged: Whether the group is managed through SCIM.
-    public init(
-        id: Swift.String,
-        name: Swift.String,
-        createdAt: Swift.Int,
-        scimManaged: Swift.Bool
-    ) {
-        self.id = id
-        self.name = name
-        self.createdAt = createdAt
-        self.scimManaged = scimManaged
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case createdAt = "created_at"
-        case scimManaged = "scim_managed"
-        case object
-    }
-
-    /// Decodes `Group` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("group", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.scimManaged = try container.decode(Swift.Bool.self, forKey: .scimManaged)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("group", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.scimManaged, forKey: .scimManaged)
-    }
-}
-
-/// Role assignment linking a group to a role.
-///
-/// - Remark: Generated from `#/components/schemas/GroupRoleAssignment`.
-public struct GroupRoleAssignment: Codable, Hashable, Sendable {
-    /// Summary information about a group returned in role assignment responses.
-    public var group: Group
-    /// Details about a role that can be assigned through the public Roles API.
-    public var role: Role
-
-    /// Creates a new `GroupRoleAssignment`.
-    ///
-    /// - Parameters:
-    ///   - group: Summary information about a group returned in role assignment responses.
-    ///   - role: Details about a role that can be assigned through the public Roles API.
-    public init(
-        group: Group,
-        role: Role
-    ) {
-        self.group = group
-        self.role = role
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case group
-        case role
-        case object
-    }
-
-    /// Decodes `GroupRoleAssignment` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("group.role", forKey: .object)
-        self.group = try container.decode(Group.self, forKey: .group)
-        self.role = try container.decode(Role.self, forKey: .role)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("group.role", forKey: .object)
-        try container.encode(self.group, forKey: .group)
-        try container.encode(self.role, forKey: .role)
     }
 }

@@ -3,10 +3,134 @@
 
 import Foundation
 
+/// Summary information about a group returned in role assignment responses.
+///
+/// - Remark: Generated from `#/components/schemas/Group`.
+public struct Group: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Identifier for the group.
+    public var id: Swift.String
+    /// Display name of the group.
+    public var name: Swift.String
+    /// Unix timestamp (in seconds) when the group was created.
+    public var createdAt: Swift.Int
+    /// Whether the group is managed through SCIM.
+    public var scimManaged: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Group`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the group.
+    ///   - name: Display name of the group.
+    ///   - createdAt: Unix timestamp (in seconds) when the group was created.
+    ///   - scimManaged: Whether the group is managed through SCIM.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        createdAt: Swift.Int,
+        scimManaged: Swift.Bool
+    ) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.scimManaged = scimManaged
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case name
+        case createdAt = "created_at"
+        case scimManaged = "scim_managed"
+        case object
+    }
+
+    /// Decodes `Group` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("group", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.scimManaged = try reader.required(Swift.Bool.self, .scimManaged)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("group", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.scimManaged, forKey: .scimManaged)
+    }
+}
+
+/// Role assignment linking a group to a role.
+///
+/// - Remark: Generated from `#/components/schemas/GroupRoleAssignment`.
+public struct GroupRoleAssignment: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Summary information about a group returned in role assignment responses.
+    public var group: Group
+    /// Details about a role that can be assigned through the public Roles API.
+    public var role: Role
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GroupRoleAssignment`.
+    ///
+    /// - Parameters:
+    ///   - group: Summary information about a group returned in role assignment responses.
+    ///   - role: Details about a role that can be assigned through the public Roles API.
+    public init(
+        group: Group,
+        role: Role
+    ) {
+        self.group = group
+        self.role = role
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case group
+        case role
+        case object
+    }
+
+    /// Decodes `GroupRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("group.role", .object, required: true)
+        self.group = try reader.required(Group.self, .group)
+        self.role = try reader.required(Role.self, .role)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("group.role", forKey: .object)
+        try container.encode(self.group, forKey: .group)
+        try container.encode(self.role, forKey: .role)
+    }
+}
+
 /// A tool that generates images using the GPT image models.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenTool`.
-public struct ImageGenTool: Codable, Hashable, Sendable {
+public struct ImageGenTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `model` member.
     public var model: ImageGenTool.ModelValue?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
@@ -36,6 +160,8 @@ public struct ImageGenTool: Codable, Hashable, Sendable {
     public var partialImages: Swift.Int?
     /// Whether to generate a new image or edit an existing image. Default: `auto`.
     public var action: ImageGenActionEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageGenTool`.
     ///
@@ -92,24 +218,26 @@ public struct ImageGenTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ImageGenTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation", forKey: .type)
-        self.model = try container.decodeIfPresent(ImageGenTool.ModelValue.self, forKey: .model)
-        self.quality = try container.decodeIfPresent(ImageGenTool.Quality.self, forKey: .quality)
-        self.size = try container.decodeIfPresent(ImageGenTool.Size.self, forKey: .size)
-        self.outputFormat = try container.decodeIfPresent(ImageGenTool.OutputFormat.self, forKey: .outputFormat)
-        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
-        self.moderation = try container.decodeIfPresent(ImageGenTool.ModerationValue.self, forKey: .moderation)
-        self.background = try container.decodeIfPresent(ImageGenTool.Background.self, forKey: .background)
-        self.inputFidelity = try container.decodeIfPresent(InputFidelity.self, forKey: .inputFidelity)
-        self.inputImageMask = try container.decodeIfPresent(ImageGenTool.InputImageMask.self, forKey: .inputImageMask)
-        self.partialImages = try container.decodeIfPresent(Swift.Int.self, forKey: .partialImages)
-        self.action = try container.decodeIfPresent(ImageGenActionEnum.self, forKey: .action)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_generation", .type, required: true)
+        self.model = try reader.optional(ImageGenTool.ModelValue.self, .model)
+        self.quality = try reader.optional(ImageGenTool.Quality.self, .quality)
+        self.size = try reader.optional(ImageGenTool.Size.self, .size)
+        self.outputFormat = try reader.optional(ImageGenTool.OutputFormat.self, .outputFormat)
+        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
+        self.moderation = try reader.optional(ImageGenTool.ModerationValue.self, .moderation)
+        self.background = try reader.optional(ImageGenTool.Background.self, .background)
+        self.inputFidelity = try reader.optional(InputFidelity.self, .inputFidelity)
+        self.inputImageMask = try reader.optional(ImageGenTool.InputImageMask.self, .inputImageMask)
+        self.partialImages = try reader.optional(Swift.Int.self, .partialImages)
+        self.action = try reader.optional(ImageGenActionEnum.self, .action)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -282,11 +410,13 @@ public struct ImageGenTool: Codable, Hashable, Sendable {
     /// (string, optional) and `file_id` (string, optional).
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/input_image_mask`.
-    public struct InputImageMask: Codable, Hashable, Sendable {
+    public struct InputImageMask: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Base64-encoded mask image.
         public var imageURL: Swift.String?
         /// File ID for the mask image.
         public var fileID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputImageMask`.
         ///
@@ -306,14 +436,16 @@ public struct ImageGenTool: Codable, Hashable, Sendable {
             case fileID = "file_id"
         }
 
-        /// Decodes `InputImageMask` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputImageMask` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -330,13 +462,15 @@ public struct ImageGenTool: Codable, Hashable, Sendable {
 /// An image generation request made by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenToolCall`.
-public struct ImageGenToolCall: Codable, Hashable, Sendable {
+public struct ImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the image generation call.
     public var id: Swift.String
     /// The status of the image generation call.
     public var status: ImageGenToolCall.Status
     /// The `result` member.
     public var result: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageGenToolCall`.
     ///
@@ -361,16 +495,18 @@ public struct ImageGenToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ImageGenToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageGenToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(ImageGenToolCall.Status.self, forKey: .status)
-        self.result = try container.decodeIfPresent(Swift.String.self, forKey: .result)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_generation_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(ImageGenToolCall.Status.self, .status)
+        self.result = try reader.optional(Swift.String.self, .result)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -413,9 +549,11 @@ public struct ImageGenToolCall: Codable, Hashable, Sendable {
 /// An audio input to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/InputAudio`.
-public struct InputAudio: Codable, Hashable, Sendable {
+public struct InputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input_audio` member.
     public var inputAudio: InputAudio.InputAudioValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputAudio`.
     ///
@@ -430,14 +568,16 @@ public struct InputAudio: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputAudio` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputAudio` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_audio", forKey: .type)
-        self.inputAudio = try container.decode(InputAudio.InputAudioValue.self, forKey: .inputAudio)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_audio", .type, required: true)
+        self.inputAudio = try reader.required(InputAudio.InputAudioValue.self, .inputAudio)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -452,12 +592,14 @@ public struct InputAudio: Codable, Hashable, Sendable {
     /// The `input_audio` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
-    public struct InputAudioValue: Codable, Hashable, Sendable {
+    public struct InputAudioValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Base64-encoded audio data.
         public var data: Swift.String
         /// The format of the audio data. Currently supported formats are `mp3` and
         /// `wav`.
         public var format: InputAudio.InputAudioValue.Format
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputAudioValue`.
         ///
@@ -477,14 +619,16 @@ public struct InputAudio: Codable, Hashable, Sendable {
             case format
         }
 
-        /// Decodes `InputAudioValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputAudioValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.data = try container.decode(Swift.String.self, forKey: .data)
-            self.format = try container.decode(InputAudio.InputAudioValue.Format.self, forKey: .format)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.data = try reader.required(Swift.String.self, .data)
+            self.format = try reader.required(InputAudio.InputAudioValue.Format.self, .format)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -523,7 +667,7 @@ public struct InputAudio: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
-public enum InputContent: Codable, Hashable, Sendable {
+public enum InputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model. (type: `input_text`)
     case inputText(InputTextContent)
     /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
@@ -567,7 +711,7 @@ public enum InputContent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
-public enum InputItem: Codable, Hashable, Sendable {
+public enum InputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following
     case easyInputMessage(EasyInputMessage)
     /// An item representing part of the context for the response to be
@@ -597,11 +741,11 @@ public enum InputItem: Codable, Hashable, Sendable {
         case "program_output":
             self = .programOutput(try ProgramOutputItemParam(from: decoder))
         default:
-            if let value = try? EasyInputMessage(from: decoder) {
+            if let value = decoder.attemptCase(EasyInputMessage.self) {
                 self = .easyInputMessage(value)
                 return
             }
-            if let value = try? Item(from: decoder) {
+            if let value = decoder.attemptCase(Item.self) {
                 if case .unknown = value {} else {
                     self = .item(value)
                     return
@@ -632,7 +776,7 @@ public enum InputItem: Codable, Hashable, Sendable {
 /// precedence over instructions given with the `user` role.
 ///
 /// - Remark: Generated from `#/components/schemas/InputMessage`.
-public struct InputMessage: Codable, Hashable, Sendable {
+public struct InputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `system`, or `developer`.
     public var role: InputMessage.RoleValue
     /// The status of item. One of `in_progress`, `completed`, or
@@ -641,6 +785,8 @@ public struct InputMessage: Codable, Hashable, Sendable {
     /// A list of one or many input items to the model, containing different content
     /// types.
     public var content: InputMessageContentList
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputMessage`.
     ///
@@ -665,16 +811,18 @@ public struct InputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("message", forKey: .type)
-        self.role = try container.decode(InputMessage.RoleValue.self, forKey: .role)
-        self.status = try container.decodeIfPresent(InputMessage.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent(InputMessageContentList.self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: false)
+        self.role = try reader.required(InputMessage.RoleValue.self, .role)
+        self.status = try reader.optional(InputMessage.Status.self, .status)
+        self.content = try reader.required(InputMessageContentList.self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -745,7 +893,7 @@ public typealias InputMessageContentList = [InputContent]
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Item`.
-public enum Item: Codable, Hashable, Sendable {
+public enum Item: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following
     case inputMessage(InputMessage)
     /// An output message from the model.
@@ -859,11 +1007,11 @@ public enum Item: Codable, Hashable, Sendable {
         case "custom_tool_call":
             self = .customToolCall(try CustomToolCall(from: decoder))
         default:
-            if let value = try? InputMessage(from: decoder) {
+            if let value = decoder.attemptCase(InputMessage.self) {
                 self = .inputMessage(value)
                 return
             }
-            if let value = try? OutputMessage(from: decoder) {
+            if let value = decoder.attemptCase(OutputMessage.self) {
                 self = .outputMessage(value)
                 return
             }
@@ -911,7 +1059,7 @@ public enum Item: Codable, Hashable, Sendable {
 /// A tool call to run a command on the local shell.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellToolCall`.
-public struct LocalShellToolCall: Codable, Hashable, Sendable {
+public struct LocalShellToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the local shell call.
     public var id: Swift.String
     /// The unique ID of the local shell tool call generated by the model.
@@ -920,6 +1068,8 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
     public var action: LocalShellExecAction
     /// The status of the local shell call.
     public var status: LocalShellToolCall.Status
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LocalShellToolCall`.
     ///
@@ -948,17 +1098,19 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `LocalShellToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(LocalShellExecAction.self, forKey: .action)
-        self.status = try container.decode(LocalShellToolCall.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local_shell_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.required(LocalShellExecAction.self, .action)
+        self.status = try reader.required(LocalShellToolCall.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -999,13 +1151,15 @@ public struct LocalShellToolCall: Codable, Hashable, Sendable {
 /// The output of a local shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellToolCallOutput`.
-public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
+public struct LocalShellToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the local shell tool call generated by the model.
     public var id: Swift.String
     /// A JSON string of the output of the local shell tool call.
     public var output: Swift.String
     /// The `status` member.
     public var status: LocalShellToolCallOutput.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LocalShellToolCallOutput`.
     ///
@@ -1030,16 +1184,18 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `LocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell_call_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.output = try container.decode(Swift.String.self, forKey: .output)
-        self.status = try container.decodeIfPresent(LocalShellToolCallOutput.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local_shell_call_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.output = try reader.required(Swift.String.self, .output)
+        self.status = try reader.optional(LocalShellToolCallOutput.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1079,7 +1235,7 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable {
 /// A request for human approval of a tool invocation.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalRequest`.
-public struct MCPApprovalRequest: Codable, Hashable, Sendable {
+public struct MCPApprovalRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the approval request.
     public var id: Swift.String
     /// The label of the MCP server making the request.
@@ -1088,6 +1244,8 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// A JSON string of arguments for the tool.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPApprovalRequest`.
     ///
@@ -1116,17 +1274,19 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_request", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_request", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1145,7 +1305,7 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable {
 /// A response to an MCP approval request.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalResponse`.
-public struct MCPApprovalResponse: Codable, Hashable, Sendable {
+public struct MCPApprovalResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The ID of the approval request being answered.
@@ -1154,6 +1314,8 @@ public struct MCPApprovalResponse: Codable, Hashable, Sendable {
     public var approve: Swift.Bool
     /// The `reason` member.
     public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPApprovalResponse`.
     ///
@@ -1182,17 +1344,19 @@ public struct MCPApprovalResponse: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_response", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
-        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_response", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.approvalRequestID = try reader.required(Swift.String.self, .approvalRequestID)
+        self.approve = try reader.required(Swift.Bool.self, .approve)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1211,7 +1375,7 @@ public struct MCPApprovalResponse: Codable, Hashable, Sendable {
 /// A response to an MCP approval request.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalResponseResource`.
-public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
+public struct MCPApprovalResponseResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the approval response
     public var id: Swift.String
     /// The ID of the approval request being answered.
@@ -1220,6 +1384,8 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
     public var approve: Swift.Bool
     /// The `reason` member.
     public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPApprovalResponseResource`.
     ///
@@ -1248,17 +1414,19 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_response", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
-        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_response", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.approvalRequestID = try reader.required(Swift.String.self, .approvalRequestID)
+        self.approve = try reader.required(Swift.Bool.self, .approve)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1277,7 +1445,7 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable {
 /// A list of tools available on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPListTools`.
-public struct MCPListTools: Codable, Hashable, Sendable {
+public struct MCPListTools: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the list.
     public var id: Swift.String
     /// The label of the MCP server.
@@ -1286,6 +1454,8 @@ public struct MCPListTools: Codable, Hashable, Sendable {
     public var tools: [MCPListToolsTool]
     /// The `error` member.
     public var error: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPListTools`.
     ///
@@ -1314,17 +1484,19 @@ public struct MCPListTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MCPListTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.tools = try container.decodeIfPresent([MCPListToolsTool].self, forKey: .tools) ?? []
-        self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.tools = try reader.required([MCPListToolsTool].self, .tools)
+        self.error = try reader.optional(Swift.String.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1343,7 +1515,7 @@ public struct MCPListTools: Codable, Hashable, Sendable {
 /// A tool available on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPListToolsTool`.
-public struct MCPListToolsTool: Codable, Hashable, Sendable {
+public struct MCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the tool.
     public var name: Swift.String
     /// The `description` member.
@@ -1352,6 +1524,8 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable {
     public var inputSchema: [Swift.String: JSONValue]
     /// The `annotations` member.
     public var annotations: [Swift.String: JSONValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPListToolsTool`.
     ///
@@ -1379,16 +1553,18 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable {
         case annotations
     }
 
-    /// Decodes `MCPListToolsTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPListToolsTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.inputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .inputSchema) ?? [:]
-        self.annotations = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .annotations)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.inputSchema = try reader.required([Swift.String: JSONValue].self, .inputSchema)
+        self.annotations = try reader.optional([Swift.String: JSONValue].self, .annotations)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1407,7 +1583,7 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable {
 /// (MCP) servers. [Learn more about MCP](/docs/guides/tools-remote-mcp).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPTool`.
-public struct MCPTool: Codable, Hashable, Sendable {
+public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A label for this MCP server, used to identify it in tool calls.
     public var serverLabel: Swift.String
     /// The URL for the MCP server. One of `server_url`, `connector_id`, or
@@ -1447,6 +1623,8 @@ public struct MCPTool: Codable, Hashable, Sendable {
     public var requireApproval: MCPTool.RequireApproval?
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPTool`.
     ///
@@ -1503,24 +1681,26 @@ public struct MCPTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MCPTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp", forKey: .type)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.serverURL = try container.decodeIfPresent(Swift.String.self, forKey: .serverURL)
-        self.connectorID = try container.decodeIfPresent(MCPTool.ConnectorID.self, forKey: .connectorID)
-        self.tunnelID = try container.decodeIfPresent(Swift.String.self, forKey: .tunnelID)
-        self.authorization = try container.decodeIfPresent(Swift.String.self, forKey: .authorization)
-        self.serverDescription = try container.decodeIfPresent(Swift.String.self, forKey: .serverDescription)
-        self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
-        self.allowedTools = try container.decodeIfPresent(MCPTool.AllowedTools.self, forKey: .allowedTools)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
-        self.requireApproval = try container.decodeIfPresent(MCPTool.RequireApproval.self, forKey: .requireApproval)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp", .type, required: true)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.serverURL = try reader.optional(Swift.String.self, .serverURL)
+        self.connectorID = try reader.optional(MCPTool.ConnectorID.self, .connectorID)
+        self.tunnelID = try reader.optional(Swift.String.self, .tunnelID)
+        self.authorization = try reader.optional(Swift.String.self, .authorization)
+        self.serverDescription = try reader.optional(Swift.String.self, .serverDescription)
+        self.headers = try reader.optional([Swift.String: Swift.String].self, .headers)
+        self.allowedTools = try reader.optional(MCPTool.AllowedTools.self, .allowedTools)
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, .allowedCallers)
+        self.requireApproval = try reader.optional(MCPTool.RequireApproval.self, .requireApproval)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1597,7 +1777,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/allowed_tools/anyOf/0`.
-    public enum AllowedTools: Codable, Hashable, Sendable {
+    public enum AllowedTools: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A string array of allowed tool names
         case mcpAllowedTools([Swift.String])
         /// A filter object to specify which tools are allowed.
@@ -1609,11 +1789,11 @@ public struct MCPTool: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? [Swift.String](from: decoder) {
+            if let value = decoder.attemptCase([Swift.String].self) {
                 self = .mcpAllowedTools(value)
                 return
             }
-            if let value = try? MCPToolFilter(from: decoder) {
+            if let value = decoder.attemptCase(MCPToolFilter.self) {
                 self = .mcpToolFilter(value)
                 return
             }
@@ -1637,7 +1817,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0`.
-    public enum RequireApproval: Codable, Hashable, Sendable {
+    public enum RequireApproval: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Specify which of the MCP server's tools require approval. Can be
         case mcpToolApprovalFilter(MCPTool.RequireApproval.MCPToolApprovalFilter)
         /// Specify a single approval policy for all tools. One of `always` or
@@ -1649,11 +1829,11 @@ public struct MCPTool: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? MCPTool.RequireApproval.MCPToolApprovalFilter(from: decoder) {
+            if let value = decoder.attemptCase(MCPTool.RequireApproval.MCPToolApprovalFilter.self) {
                 self = .mcpToolApprovalFilter(value)
                 return
             }
-            if let value = try? MCPTool.RequireApproval.StringValue(from: decoder) {
+            if let value = decoder.attemptCase(MCPTool.RequireApproval.StringValue.self) {
                 self = .string(value)
                 return
             }
@@ -1676,11 +1856,13 @@ public struct MCPTool: Codable, Hashable, Sendable {
         /// that require approval.
         ///
         /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0/oneOf/0`.
-        public struct MCPToolApprovalFilter: Codable, Hashable, Sendable {
+        public struct MCPToolApprovalFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A filter object to specify which tools are allowed.
             public var always: MCPToolFilter?
             /// A filter object to specify which tools are allowed.
             public var never: MCPToolFilter?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `MCPToolApprovalFilter`.
             ///
@@ -1700,14 +1882,16 @@ public struct MCPTool: Codable, Hashable, Sendable {
                 case never
             }
 
-            /// Decodes `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `MCPToolApprovalFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.always = try container.decodeIfPresent(MCPToolFilter.self, forKey: .always)
-                self.never = try container.decodeIfPresent(MCPToolFilter.self, forKey: .never)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.always = try reader.optional(MCPToolFilter.self, .always)
+                self.never = try reader.optional(MCPToolFilter.self, .never)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1746,7 +1930,7 @@ public struct MCPTool: Codable, Hashable, Sendable {
 /// An invocation of a tool on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCall`.
-public struct MCPToolCall: Codable, Hashable, Sendable {
+public struct MCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool call.
     public var id: Swift.String
     /// The label of the MCP server running the tool.
@@ -1763,6 +1947,8 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
     public var status: MCPToolCallStatus?
     /// The `approval_request_id` member.
     public var approvalRequestID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPToolCall`.
     ///
@@ -1807,21 +1993,23 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MCPToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        self.error = try container.decodeIfPresent(MCPToolCallError.self, forKey: .error)
-        self.status = try container.decodeIfPresent(MCPToolCallStatus.self, forKey: .status)
-        self.approvalRequestID = try container.decodeIfPresent(Swift.String.self, forKey: .approvalRequestID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.error = try reader.optional(MCPToolCallError.self, .error)
+        self.status = try reader.optional(MCPToolCallStatus.self, .status)
+        self.approvalRequestID = try reader.optional(Swift.String.self, .approvalRequestID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1846,7 +2034,7 @@ public struct MCPToolCall: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallError`.
-public enum MCPToolCallError: Codable, Hashable, Sendable {
+public enum MCPToolCallError: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// type: `mcp_protocol_error`
     case mcpProtocolError(MCPProtocolError)
     /// type: `mcp_tool_execution_error`
@@ -1888,13 +2076,15 @@ public enum MCPToolCallError: Codable, Hashable, Sendable {
 /// A filter object to specify which tools are allowed.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolFilter`.
-public struct MCPToolFilter: Codable, Hashable, Sendable {
+public struct MCPToolFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// List of allowed tool names.
     public var toolNames: [Swift.String]?
     /// Indicates whether or not a tool modifies data or is read-only. If an
     /// MCP server is [annotated with `readOnlyHint`](https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations-readonlyhint),
     /// it will match this filter.
     public var readOnly: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPToolFilter`.
     ///
@@ -1914,14 +2104,16 @@ public struct MCPToolFilter: Codable, Hashable, Sendable {
         case readOnly = "read_only"
     }
 
-    /// Decodes `MCPToolFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MCPToolFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolNames = try container.decodeIfPresent([Swift.String].self, forKey: .toolNames)
-        self.readOnly = try container.decodeIfPresent(Swift.Bool.self, forKey: .readOnly)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.toolNames = try reader.optional([Swift.String].self, .toolNames)
+        self.readOnly = try reader.optional(Swift.Bool.self, .readOnly)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2544,7 +2736,7 @@ public struct ModelIDsShared: OpenEnum {
 /// The `ModelResponseProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
-public struct ModelResponseProperties: Codable, Hashable, Sendable {
+public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: Metadata?
     /// The `top_logprobs` member.
@@ -2573,6 +2765,8 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModelResponseProperties`.
     ///
@@ -2616,20 +2810,22 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         case promptCacheRetention = "prompt_cache_retention"
     }
 
-    /// Decodes `ModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
-        self.topLogprobs = try container.decodeIfPresent(Swift.Int.self, forKey: .topLogprobs)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.topP = try container.decodeIfPresent(Swift.Double.self, forKey: .topP)
-        self._user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
-        self.safetyIdentifier = try container.decodeIfPresent(Swift.String.self, forKey: .safetyIdentifier)
-        self.promptCacheKey = try container.decodeIfPresent(Swift.String.self, forKey: .promptCacheKey)
-        self._promptCacheRetention = try container.decodeIfPresent(ModelResponseProperties.PromptCacheRetention.self, forKey: .promptCacheRetention)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.topLogprobs = try reader.optional(Swift.Int.self, .topLogprobs)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.topP = try reader.optional(Swift.Double.self, .topP)
+        self._user = try reader.optional(Swift.String.self, .user)
+        self.safetyIdentifier = try reader.optional(Swift.String.self, .safetyIdentifier)
+        self.promptCacheKey = try reader.optional(Swift.String.self, .promptCacheKey)
+        self._promptCacheRetention = try reader.optional(ModelResponseProperties.PromptCacheRetention.self, .promptCacheRetention)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2680,7 +2876,7 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
 /// The `File` object represents a document that has been uploaded to OpenAI.
 ///
 /// - Remark: Generated from `#/components/schemas/OpenAIFile`.
-public struct OpenAIFile: Codable, Hashable, Sendable {
+public struct OpenAIFile: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The file identifier, which can be referenced in the API endpoints.
     public var id: Swift.String
     /// The size of the file, in bytes.
@@ -2707,6 +2903,8 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
         get { _statusDetails }
         set { _statusDetails = newValue }
     }
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OpenAIFile`.
     ///
@@ -2751,21 +2949,23 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `OpenAIFile` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OpenAIFile` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.bytes = try container.decode(Swift.Int.self, forKey: .bytes)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-        self.purpose = try container.decode(OpenAIFile.Purpose.self, forKey: .purpose)
-        self._status = try container.decodeIfPresent(OpenAIFile.Status.self, forKey: .status)
-        self._statusDetails = try container.decodeIfPresent(Swift.String.self, forKey: .statusDetails)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.bytes = try reader.required(Swift.Int.self, .bytes)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.purpose = try reader.required(OpenAIFile.Purpose.self, .purpose)
+        self._status = try reader.optional(OpenAIFile.Status.self, .status)
+        self._statusDetails = try reader.optional(Swift.String.self, .statusDetails)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2848,7 +3048,7 @@ public struct OpenAIFile: Codable, Hashable, Sendable {
 /// An output message from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessage`.
-public struct OutputMessage: Codable, Hashable, Sendable {
+public struct OutputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the output message.
     public var id: Swift.String
     /// The content of the output message.
@@ -2858,6 +3058,8 @@ public struct OutputMessage: Codable, Hashable, Sendable {
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
     public var status: OutputMessage.Status
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OutputMessage`.
     ///
@@ -2887,18 +3089,20 @@ public struct OutputMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `OutputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OutputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message", forKey: .type)
-        try container.decodeConstant("assistant", forKey: .role)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.content = try container.decodeIfPresent([OutputMessageContent].self, forKey: .content) ?? []
-        self.phase = try container.decodeIfPresent(MessagePhase.self, forKey: .phase)
-        self.status = try container.decode(OutputMessage.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: true)
+        try reader.constant("assistant", .role, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.content = try reader.required([OutputMessageContent].self, .content)
+        self.phase = try reader.optional(MessagePhase.self, .phase)
+        self.status = try reader.required(OutputMessage.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2943,7 +3147,7 @@ public struct OutputMessage: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessageContent`.
-public enum OutputMessageContent: Codable, Hashable, Sendable {
+public enum OutputMessageContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. (type: `output_text`)
     case outputText(OutputTextContent)
     /// A refusal from the model. (type: `refusal`)
@@ -2986,13 +3190,15 @@ public typealias ParallelToolCalls = Swift.Bool
 /// [Learn more](/docs/guides/text?api-mode=responses#reusable-prompts).
 ///
 /// - Remark: Generated from `#/components/schemas/Prompt/anyOf/0`.
-public struct Prompt: Codable, Hashable, Sendable {
+public struct Prompt: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
     /// The `version` member.
     public var version: Swift.String?
     /// The `variables` member.
     public var variables: ResponsePromptVariables?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Prompt`.
     ///
@@ -3016,15 +3222,17 @@ public struct Prompt: Codable, Hashable, Sendable {
         case variables
     }
 
-    /// Decodes `Prompt` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Prompt` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
-        self.variables = try container.decodeIfPresent(ResponsePromptVariables.self, forKey: .variables)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.version = try reader.optional(Swift.String.self, .version)
+        self.variables = try reader.optional(ResponsePromptVariables.self, .variables)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3041,9 +3249,11 @@ public struct Prompt: Codable, Hashable, Sendable {
 /// Request payload for assigning a role to a group or user.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicAssignOrganizationGroupRoleBody`.
-public struct PublicAssignOrganizationGroupRoleBody: Codable, Hashable, Sendable {
+public struct PublicAssignOrganizationGroupRoleBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the role to assign.
     public var roleID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `PublicAssignOrganizationGroupRoleBody`.
     ///
@@ -3057,13 +3267,15 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Hashable, Sendable
         case roleID = "role_id"
     }
 
-    /// Decodes `PublicAssignOrganizationGroupRoleBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PublicAssignOrganizationGroupRoleBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.roleID = try container.decode(Swift.String.self, forKey: .roleID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.roleID = try reader.required(Swift.String.self, .roleID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3081,7 +3293,7 @@ public struct PublicAssignOrganizationGroupRoleBody: Codable, Hashable, Sendable
 /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
 ///
 /// - Remark: Generated from `#/components/schemas/Reasoning`.
-public struct Reasoning: Codable, Hashable, Sendable {
+public struct Reasoning: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Controls the reasoning execution mode for the request.
     ///
     /// When returned on a response, this is the effective execution mode.
@@ -3094,6 +3306,8 @@ public struct Reasoning: Codable, Hashable, Sendable {
     public var context: Reasoning.Context?
     /// The `generate_summary` member.
     public var generateSummary: Reasoning.GenerateSummary?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Reasoning`.
     ///
@@ -3125,17 +3339,19 @@ public struct Reasoning: Codable, Hashable, Sendable {
         case generateSummary = "generate_summary"
     }
 
-    /// Decodes `Reasoning` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Reasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.mode = try container.decodeIfPresent(ReasoningModeEnum.self, forKey: .mode)
-        self.effort = try container.decodeIfPresent(ReasoningEffort.self, forKey: .effort)
-        self.summary = try container.decodeIfPresent(Reasoning.Summary.self, forKey: .summary)
-        self.context = try container.decodeIfPresent(Reasoning.Context.self, forKey: .context)
-        self.generateSummary = try container.decodeIfPresent(Reasoning.GenerateSummary.self, forKey: .generateSummary)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.mode = try reader.optional(ReasoningModeEnum.self, .mode)
+        self.effort = try reader.optional(ReasoningEffort.self, .effort)
+        self.summary = try reader.optional(Reasoning.Summary.self, .summary)
+        self.context = try reader.optional(Reasoning.Context.self, .context)
+        self.generateSummary = try reader.optional(Reasoning.GenerateSummary.self, .generateSummary)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3278,7 +3494,7 @@ public struct ReasoningEffort: OpenEnum {
 /// [managing context](/docs/guides/conversation-state).
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningItem`.
-public struct ReasoningItem: Codable, Hashable, Sendable {
+public struct ReasoningItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the reasoning content.
     public var id: Swift.String
     /// The `encrypted_content` member.
@@ -3290,6 +3506,8 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
     /// The status of the item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: ReasoningItem.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ReasoningItem`.
     ///
@@ -3322,18 +3540,20 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ReasoningItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ReasoningItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("reasoning", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decodeIfPresent(Swift.String.self, forKey: .encryptedContent)
-        self.summary = try container.decodeIfPresent([SummaryTextContent].self, forKey: .summary) ?? []
-        self.content = try container.decodeIfPresent([ReasoningTextContent].self, forKey: .content)
-        self.status = try container.decodeIfPresent(ReasoningItem.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("reasoning", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.encryptedContent = try reader.optional(Swift.String.self, .encryptedContent)
+        self.summary = try reader.required([SummaryTextContent].self, .summary)
+        self.content = try reader.optional([ReasoningTextContent].self, .content)
+        self.status = try reader.optional(ReasoningItem.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3379,7 +3599,10 @@ public struct ReasoningItem: Codable, Hashable, Sendable {
 /// to do so.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonObject`.
-public struct ResponseFormatJSONObject: Codable, Hashable, Sendable {
+public struct ResponseFormatJSONObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ResponseFormatJSONObject`.
     public init() {
     }
@@ -3388,13 +3611,15 @@ public struct ResponseFormatJSONObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatJSONObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("json_object", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("json_object", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3410,9 +3635,11 @@ public struct ResponseFormatJSONObject: Codable, Hashable, Sendable {
 /// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonSchema`.
-public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
+public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Structured Outputs configuration options, including a JSON Schema.
     public var jsonSchema: ResponseFormatJSONSchema.JSONSchema
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseFormatJSONSchema`.
     ///
@@ -3427,14 +3654,16 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("json_schema", forKey: .type)
-        self.jsonSchema = try container.decode(ResponseFormatJSONSchema.JSONSchema.self, forKey: .jsonSchema)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("json_schema", .type, required: true)
+        self.jsonSchema = try reader.required(ResponseFormatJSONSchema.JSONSchema.self, .jsonSchema)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3449,7 +3678,7 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
     /// Structured Outputs configuration options, including a JSON Schema.
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonSchema/properties/json_schema`.
-    public struct JSONSchema: Codable, Hashable, Sendable {
+    public struct JSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A description of what the response format is for, used by the model to
         /// determine how to respond in the format.
         public var description: Swift.String?
@@ -3461,6 +3690,8 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
         public var schema: ResponseFormatJSONSchemaSchema?
         /// The `strict` member.
         public var strict: Swift.Bool?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `JSONSchema`.
         ///
@@ -3488,16 +3719,18 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable {
             case strict
         }
 
-        /// Decodes `JSONSchema` from its JSON object; members it does not declare are ignored.
+        /// Decodes `JSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-            self.name = try container.decode(Swift.String.self, forKey: .name)
-            self.schema = try container.decodeIfPresent(ResponseFormatJSONSchemaSchema.self, forKey: .schema)
-            self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.description = try reader.optional(Swift.String.self, .description)
+            self.name = try reader.required(Swift.String.self, .name)
+            self.schema = try reader.optional(ResponseFormatJSONSchemaSchema.self, .schema)
+            self.strict = try reader.optional(Swift.Bool.self, .strict)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -3522,7 +3755,10 @@ public typealias ResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
 /// Default response format. Used to generate text responses.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatText`.
-public struct ResponseFormatText: Codable, Hashable, Sendable {
+public struct ResponseFormatText: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ResponseFormatText`.
     public init() {
     }
@@ -3531,13 +3767,15 @@ public struct ResponseFormatText: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ResponseFormatText` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3559,7 +3797,7 @@ public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariable
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
-public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     /// A text input to the model.
     case inputTextContent(InputTextContent)
@@ -3577,19 +3815,19 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, Expressib
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? InputTextContent(from: decoder) {
+        if let value = decoder.attemptCase(InputTextContent.self) {
             self = .inputTextContent(value)
             return
         }
-        if let value = try? InputImageContent(from: decoder) {
+        if let value = decoder.attemptCase(InputImageContent.self) {
             self = .inputImageContent(value)
             return
         }
-        if let value = try? InputFileContent(from: decoder) {
+        if let value = decoder.attemptCase(InputFileContent.self) {
             self = .inputFileContent(value)
             return
         }
@@ -3616,7 +3854,7 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, Expressib
 /// - [Structured Outputs](/docs/guides/structured-outputs)
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseTextParam`.
-public struct ResponseTextParam: Codable, Hashable, Sendable {
+public struct ResponseTextParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An object specifying the format that the model must output.
     ///
     /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
@@ -3633,6 +3871,8 @@ public struct ResponseTextParam: Codable, Hashable, Sendable {
     public var format: TextResponseFormatConfiguration?
     /// The `verbosity` member.
     public var verbosity: Verbosity?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseTextParam`.
     ///
@@ -3652,14 +3892,16 @@ public struct ResponseTextParam: Codable, Hashable, Sendable {
         case verbosity
     }
 
-    /// Decodes `ResponseTextParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.format = try container.decodeIfPresent(TextResponseFormatConfiguration.self, forKey: .format)
-        self.verbosity = try container.decodeIfPresent(Verbosity.self, forKey: .verbosity)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.format = try reader.optional(TextResponseFormatConfiguration.self, .format)
+        self.verbosity = try reader.optional(Verbosity.self, .verbosity)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3670,308 +3912,4 @@ public struct ResponseTextParam: Codable, Hashable, Sendable {
         try container.encodeIfPresent(self.format, forKey: .format)
         try container.encodeIfPresent(self.verbosity, forKey: .verbosity)
     }
-}
-
-/// Represents token usage details including input tokens, output tokens,
-/// a breakdown of output tokens, and the total tokens used.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseUsage`.
-public struct ResponseUsage: Codable, Hashable, Sendable {
-    /// The number of input tokens.
-    public var inputTokens: Swift.Int
-    /// A detailed breakdown of the input tokens.
-    public var inputTokensDetails: ResponseUsage.InputTokensDetails
-    /// The number of output tokens.
-    public var outputTokens: Swift.Int
-    /// A detailed breakdown of the output tokens.
-    public var outputTokensDetails: ResponseUsage.OutputTokensDetails
-    /// The total number of tokens used.
-    public var totalTokens: Swift.Int
-
-    /// Creates a new `ResponseUsage`.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: The number of input tokens.
-    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
-    ///   - outputTokens: The number of output tokens.
-    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
-    ///   - totalTokens: The total number of tokens used.
-    public init(
-        inputTokens: Swift.Int,
-        inputTokensDetails: ResponseUsage.InputTokensDetails,
-        outputTokens: Swift.Int,
-        outputTokensDetails: ResponseUsage.OutputTokensDetails,
-        totalTokens: Swift.Int
-    ) {
-        self.inputTokens = inputTokens
-        self.inputTokensDetails = inputTokensDetails
-        self.outputTokens = outputTokens
-        self.outputTokensDetails = outputTokensDetails
-        self.totalTokens = totalTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputTokens = "input_tokens"
-        case inputTokensDetails = "input_tokens_details"
-        case outputTokens = "output_tokens"
-        case outputTokensDetails = "output_tokens_details"
-        case totalTokens = "total_tokens"
-    }
-
-    /// Decodes `ResponseUsage` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.inputTokensDetails = try container.decode(ResponseUsage.InputTokensDetails.self, forKey: .inputTokensDetails)
-        self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-        self.outputTokensDetails = try container.decode(ResponseUsage.OutputTokensDetails.self, forKey: .outputTokensDetails)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.inputTokens, forKey: .inputTokens)
-        try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
-        try container.encode(self.outputTokens, forKey: .outputTokens)
-        try container.encode(self.outputTokensDetails, forKey: .outputTokensDetails)
-        try container.encode(self.totalTokens, forKey: .totalTokens)
-    }
-
-    /// A detailed breakdown of the input tokens.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Hashable, Sendable {
-        /// The number of tokens that were retrieved from the cache.
-        /// [More on prompt caching](/docs/guides/prompt-caching).
-        public var cachedTokens: Swift.Int
-        /// The number of input tokens that were written to the cache.
-        public var cacheWriteTokens: Swift.Int?
-
-        /// Creates a new `InputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
-        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
-        public init(
-            cachedTokens: Swift.Int,
-            cacheWriteTokens: Swift.Int? = nil
-        ) {
-            self.cachedTokens = cachedTokens
-            self.cacheWriteTokens = cacheWriteTokens
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case cachedTokens = "cached_tokens"
-            case cacheWriteTokens = "cache_write_tokens"
-        }
-
-        /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
-            self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.cachedTokens, forKey: .cachedTokens)
-            try container.encodeIfPresent(self.cacheWriteTokens, forKey: .cacheWriteTokens)
-        }
-    }
-
-    /// A detailed breakdown of the output tokens.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/output_tokens_details`.
-    public struct OutputTokensDetails: Codable, Hashable, Sendable {
-        /// The number of reasoning tokens.
-        public var reasoningTokens: Swift.Int
-
-        /// Creates a new `OutputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - reasoningTokens: The number of reasoning tokens.
-        public init(reasoningTokens: Swift.Int) {
-            self.reasoningTokens = reasoningTokens
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case reasoningTokens = "reasoning_tokens"
-        }
-
-        /// Decodes `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
-        ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reasoningTokens = try container.decode(Swift.Int.self, forKey: .reasoningTokens)
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
-        }
-    }
-}
-
-/// Details about a role that can be assigned through the public Roles API.
-///
-/// - Remark: Generated from `#/components/schemas/Role`.
-public struct Role: Codable, Hashable, Sendable {
-    /// Identifier for the role.
-    public var id: Swift.String
-    /// Unique name for the role.
-    public var name: Swift.String
-    /// Optional description of the role.
-    public var description: Swift.String?
-    /// Permissions granted by the role.
-    public var permissions: [Swift.String]
-    /// Resource type the role is bound to (for example `api.organization` or `api.project`).
-    public var resourceType: Swift.String
-    /// Whether the role is predefined and managed by OpenAI.
-    public var predefinedRole: Swift.Bool
-
-    /// Creates a new `Role`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier for the role.
-    ///   - name: Unique name for the role.
-    ///   - permissions: Permissions granted by the role.
-    ///   - resourceType: Resource type the role is bound to (for example `api.organization` or `api.project`).
-    ///   - predefinedRole: Whether the role is predefined and managed by OpenAI.
-    ///   - description: Optional description of the role.
-    public init(
-        id: Swift.String,
-        name: Swift.String,
-        permissions: [Swift.String],
-        resourceType: Swift.String,
-        predefinedRole: Swift.Bool,
-        description: Swift.String? = nil
-    ) {
-        self.id = id
-        self.name = name
-        self.description = description
-        self.permissions = permissions
-        self.resourceType = resourceType
-        self.predefinedRole = predefinedRole
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case description
-        case permissions
-        case resourceType = "resource_type"
-        case predefinedRole = "predefined_role"
-        case object
-    }
-
-    /// Decodes `Role` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("role", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.permissions = try container.decodeIfPresent([Swift.String].self, forKey: .permissions) ?? []
-        self.resourceType = try container.decode(Swift.String.self, forKey: .resourceType)
-        self.predefinedRole = try container.decode(Swift.Bool.self, forKey: .predefinedRole)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("role", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-        try container.encode(self.permissions, forKey: .permissions)
-        try container.encode(self.resourceType, forKey: .resourceType)
-        try container.encode(self.predefinedRole, forKey: .predefinedRole)
-    }
-}
-
-/// Paginated list of roles assigned to a principal.
-///
-/// - Remark: Generated from `#/components/schemas/RoleListResource`.
-public struct RoleListResource: Codable, Hashable, Sendable, CursorPage {
-    /// Role assignments returned in the current page.
-    public var data: [AssignedRoleDetails]
-    /// Whether additional assignments are available when paginating.
-    public var hasMore: Swift.Bool
-    /// Cursor to fetch the next page of results, or `null` when there are no more assignments.
-    public var next: Swift.String?
-
-    /// Creates a new `RoleListResource`.
-    ///
-    /// - Parameters:
-    ///   - data: Role assignments returned in the current page.
-    ///   - hasMore: Whether additional assignments are available when paginating.
-    ///   - next: Cursor to fetch the next page of results, or `null` when there are no more assignments.
-    public init(
-        data: [AssignedRoleDetails],
-        hasMore: Swift.Bool,
-        next: Swift.String? = nil
-    ) {
-        self.data = data
-        self.hasMore = hasMore
-        self.next = next
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case data
-        case hasMore = "has_more"
-        case next
-        case object
-    }
-
-    /// Decodes `RoleListResource` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([AssignedRoleDetails].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.next = try container.decodeIfPresent(Swift.String.self, forKey: .next)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("list", forKey: .object)
-        try container.encode(self.data, forKey: .data)
-        try container.encode(self.hasMore, forKey: .hasMore)
-        try container.encode(self.next, forKey: .next)
-    }
-
-    /// The items of this page (`data`).
-    public var pageItems: [AssignedRoleDetails] { data }
-    /// Whether more items follow (`has_more`).
-    public var hasMorePages: Swift.Bool { hasMore }
-    /// The `after` cursor of the next page.
-    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
 }

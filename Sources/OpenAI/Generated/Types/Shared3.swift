@@ -3,6 +3,330 @@
 
 import Foundation
 
+/// Represents token usage details including input tokens, output tokens,
+/// a breakdown of output tokens, and the total tokens used.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseUsage`.
+public struct ResponseUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The number of input tokens.
+    public var inputTokens: Swift.Int
+    /// A detailed breakdown of the input tokens.
+    public var inputTokensDetails: ResponseUsage.InputTokensDetails
+    /// The number of output tokens.
+    public var outputTokens: Swift.Int
+    /// A detailed breakdown of the output tokens.
+    public var outputTokensDetails: ResponseUsage.OutputTokensDetails
+    /// The total number of tokens used.
+    public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseUsage`.
+    ///
+    /// - Parameters:
+    ///   - inputTokens: The number of input tokens.
+    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
+    ///   - outputTokens: The number of output tokens.
+    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
+    ///   - totalTokens: The total number of tokens used.
+    public init(
+        inputTokens: Swift.Int,
+        inputTokensDetails: ResponseUsage.InputTokensDetails,
+        outputTokens: Swift.Int,
+        outputTokensDetails: ResponseUsage.OutputTokensDetails,
+        totalTokens: Swift.Int
+    ) {
+        self.inputTokens = inputTokens
+        self.inputTokensDetails = inputTokensDetails
+        self.outputTokens = outputTokens
+        self.outputTokensDetails = outputTokensDetails
+        self.totalTokens = totalTokens
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case inputTokens = "input_tokens"
+        case inputTokensDetails = "input_tokens_details"
+        case outputTokens = "output_tokens"
+        case outputTokensDetails = "output_tokens_details"
+        case totalTokens = "total_tokens"
+    }
+
+    /// Decodes `ResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.inputTokensDetails = try reader.required(ResponseUsage.InputTokensDetails.self, .inputTokensDetails)
+        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+        self.outputTokensDetails = try reader.required(ResponseUsage.OutputTokensDetails.self, .outputTokensDetails)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.inputTokens, forKey: .inputTokens)
+        try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
+        try container.encode(self.outputTokens, forKey: .outputTokens)
+        try container.encode(self.outputTokensDetails, forKey: .outputTokensDetails)
+        try container.encode(self.totalTokens, forKey: .totalTokens)
+    }
+
+    /// A detailed breakdown of the input tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/input_tokens_details`.
+    public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The number of tokens that were retrieved from the cache.
+        /// [More on prompt caching](/docs/guides/prompt-caching).
+        public var cachedTokens: Swift.Int
+        /// The number of input tokens that were written to the cache.
+        public var cacheWriteTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `InputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
+        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
+        public init(
+            cachedTokens: Swift.Int,
+            cacheWriteTokens: Swift.Int? = nil
+        ) {
+            self.cachedTokens = cachedTokens
+            self.cacheWriteTokens = cacheWriteTokens
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case cachedTokens = "cached_tokens"
+            case cacheWriteTokens = "cache_write_tokens"
+        }
+
+        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+            self.cacheWriteTokens = try reader.optional(Swift.Int.self, .cacheWriteTokens)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.cachedTokens, forKey: .cachedTokens)
+            try container.encodeIfPresent(self.cacheWriteTokens, forKey: .cacheWriteTokens)
+        }
+    }
+
+    /// A detailed breakdown of the output tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/output_tokens_details`.
+    public struct OutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The number of reasoning tokens.
+        public var reasoningTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `OutputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - reasoningTokens: The number of reasoning tokens.
+        public init(reasoningTokens: Swift.Int) {
+            self.reasoningTokens = reasoningTokens
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case reasoningTokens = "reasoning_tokens"
+        }
+
+        /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reasoningTokens = try reader.required(Swift.Int.self, .reasoningTokens)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
+        }
+    }
+}
+
+/// Details about a role that can be assigned through the public Roles API.
+///
+/// - Remark: Generated from `#/components/schemas/Role`.
+public struct Role: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Identifier for the role.
+    public var id: Swift.String
+    /// Unique name for the role.
+    public var name: Swift.String
+    /// Optional description of the role.
+    public var description: Swift.String?
+    /// Permissions granted by the role.
+    public var permissions: [Swift.String]
+    /// Resource type the role is bound to (for example `api.organization` or `api.project`).
+    public var resourceType: Swift.String
+    /// Whether the role is predefined and managed by OpenAI.
+    public var predefinedRole: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Role`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the role.
+    ///   - name: Unique name for the role.
+    ///   - permissions: Permissions granted by the role.
+    ///   - resourceType: Resource type the role is bound to (for example `api.organization` or `api.project`).
+    ///   - predefinedRole: Whether the role is predefined and managed by OpenAI.
+    ///   - description: Optional description of the role.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        permissions: [Swift.String],
+        resourceType: Swift.String,
+        predefinedRole: Swift.Bool,
+        description: Swift.String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.permissions = permissions
+        self.resourceType = resourceType
+        self.predefinedRole = predefinedRole
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case name
+        case description
+        case permissions
+        case resourceType = "resource_type"
+        case predefinedRole = "predefined_role"
+        case object
+    }
+
+    /// Decodes `Role` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("role", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.permissions = try reader.required([Swift.String].self, .permissions)
+        self.resourceType = try reader.required(Swift.String.self, .resourceType)
+        self.predefinedRole = try reader.required(Swift.Bool.self, .predefinedRole)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("role", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.description, forKey: .description)
+        try container.encode(self.permissions, forKey: .permissions)
+        try container.encode(self.resourceType, forKey: .resourceType)
+        try container.encode(self.predefinedRole, forKey: .predefinedRole)
+    }
+}
+
+/// Paginated list of roles assigned to a principal.
+///
+/// - Remark: Generated from `#/components/schemas/RoleListResource`.
+public struct RoleListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
+    /// Role assignments returned in the current page.
+    public var data: [AssignedRoleDetails]
+    /// Whether additional assignments are available when paginating.
+    public var hasMore: Swift.Bool
+    /// Cursor to fetch the next page of results, or `null` when there are no more assignments.
+    public var next: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RoleListResource`.
+    ///
+    /// - Parameters:
+    ///   - data: Role assignments returned in the current page.
+    ///   - hasMore: Whether additional assignments are available when paginating.
+    ///   - next: Cursor to fetch the next page of results, or `null` when there are no more assignments.
+    public init(
+        data: [AssignedRoleDetails],
+        hasMore: Swift.Bool,
+        next: Swift.String? = nil
+    ) {
+        self.data = data
+        self.hasMore = hasMore
+        self.next = next
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case data
+        case hasMore = "has_more"
+        case next
+        case object
+    }
+
+    /// Decodes `RoleListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([AssignedRoleDetails].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.next = try reader.optional(Swift.String.self, .next)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("list", forKey: .object)
+        try container.encode(self.data, forKey: .data)
+        try container.encode(self.hasMore, forKey: .hasMore)
+        try container.encode(self.next, forKey: .next)
+    }
+
+    /// The items of this page (`data`).
+    public var pageItems: [AssignedRoleDetails] { data }
+    /// Whether more items follow (`has_more`).
+    public var hasMorePages: Swift.Bool { hasMore }
+    /// The `after` cursor of the next page.
+    public var nextPageCursor: Swift.String? { next ?? data.last?.id }
+}
+
 /// Not supported with latest reasoning models `o3` and `o4-mini`.
 ///
 /// Up to 4 sequences where the API will stop generating further tokens. The
@@ -11,7 +335,7 @@ import Foundation
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum StopConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -24,11 +348,11 @@ public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringL
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? [Swift.String](from: decoder) {
+        if let value = decoder.attemptCase([Swift.String].self) {
             self = .strings(value)
             return
         }
@@ -64,7 +388,7 @@ public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringL
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatConfiguration`.
-public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable {
+public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Default response format. Used to generate text responses. (type: `text`)
     case text(ResponseFormatText)
     /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
@@ -107,7 +431,7 @@ public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable {
 /// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatJsonSchema`.
-public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable {
+public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A description of what the response format is for, used by the model to
     /// determine how to respond in the format.
     public var description: Swift.String?
@@ -119,6 +443,8 @@ public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable {
     public var schema: ResponseFormatJSONSchemaSchema
     /// The `strict` member.
     public var strict: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TextResponseFormatJSONSchema`.
     ///
@@ -147,17 +473,19 @@ public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("json_schema", forKey: .type)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.schema = try container.decode(ResponseFormatJSONSchemaSchema.self, forKey: .schema)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("json_schema", .type, required: true)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.schema = try reader.required(ResponseFormatJSONSchemaSchema.self, .schema)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -178,7 +506,7 @@ public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Tool`.
-public enum Tool: Codable, Hashable, Sendable {
+public enum Tool: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling). (type: `function`)
     case function(FunctionTool)
     /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search). (type: `file_search`)
@@ -285,7 +613,7 @@ public enum Tool: Codable, Hashable, Sendable {
 /// Constrains the tools available to the model to a pre-defined set.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceAllowed`.
-public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
+public struct ToolChoiceAllowed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Constrains the tools available to the model to a pre-defined set.
     ///
     /// `auto` allows the model to pick from among the allowed tools and generate a
@@ -304,6 +632,8 @@ public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
     /// ]
     /// ```
     public var tools: [[Swift.String: JSONValue]]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolChoiceAllowed`.
     ///
@@ -324,15 +654,17 @@ public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("allowed_tools", forKey: .type)
-        self.mode = try container.decode(ToolChoiceAllowed.Mode.self, forKey: .mode)
-        self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("allowed_tools", .type, required: true)
+        self.mode = try reader.required(ToolChoiceAllowed.Mode.self, .mode)
+        self.tools = try reader.required([[Swift.String: JSONValue]].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -373,9 +705,11 @@ public struct ToolChoiceAllowed: Codable, Hashable, Sendable {
 /// Use this option to force the model to call a specific custom tool.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceCustom`.
-public struct ToolChoiceCustom: Codable, Hashable, Sendable {
+public struct ToolChoiceCustom: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the custom tool to call.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolChoiceCustom`.
     ///
@@ -390,14 +724,16 @@ public struct ToolChoiceCustom: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -413,9 +749,11 @@ public struct ToolChoiceCustom: Codable, Hashable, Sendable {
 /// Use this option to force the model to call a specific function.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceFunction`.
-public struct ToolChoiceFunction: Codable, Hashable, Sendable {
+public struct ToolChoiceFunction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolChoiceFunction`.
     ///
@@ -430,14 +768,16 @@ public struct ToolChoiceFunction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolChoiceFunction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -453,11 +793,13 @@ public struct ToolChoiceFunction: Codable, Hashable, Sendable {
 /// Use this option to force the model to call a specific tool on a remote MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceMCP`.
-public struct ToolChoiceMCP: Codable, Hashable, Sendable {
+public struct ToolChoiceMCP: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The label of the MCP server to use.
     public var serverLabel: Swift.String
     /// The `name` member.
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolChoiceMCP`.
     ///
@@ -478,15 +820,17 @@ public struct ToolChoiceMCP: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolChoiceMCP` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp", forKey: .type)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp", .type, required: true)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -536,7 +880,7 @@ public struct ToolChoiceOptions: OpenEnum {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceParam`.
-public enum ToolChoiceParam: Codable, Hashable, Sendable {
+public enum ToolChoiceParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Controls which (if any) tool is called by the model.
     case toolChoiceOptions(ToolChoiceOptions)
     /// Constrains the tools available to the model to a pre-defined set.
@@ -561,39 +905,39 @@ public enum ToolChoiceParam: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? ToolChoiceOptions(from: decoder) {
+        if let value = decoder.attemptCase(ToolChoiceOptions.self) {
             self = .toolChoiceOptions(value)
             return
         }
-        if let value = try? ToolChoiceAllowed(from: decoder) {
+        if let value = decoder.attemptCase(ToolChoiceAllowed.self) {
             self = .toolChoiceAllowed(value)
             return
         }
-        if let value = try? ToolChoiceTypes(from: decoder) {
+        if let value = decoder.attemptCase(ToolChoiceTypes.self) {
             self = .toolChoiceTypes(value)
             return
         }
-        if let value = try? ToolChoiceFunction(from: decoder) {
+        if let value = decoder.attemptCase(ToolChoiceFunction.self) {
             self = .toolChoiceFunction(value)
             return
         }
-        if let value = try? ToolChoiceMCP(from: decoder) {
+        if let value = decoder.attemptCase(ToolChoiceMCP.self) {
             self = .toolChoiceMCP(value)
             return
         }
-        if let value = try? ToolChoiceCustom(from: decoder) {
+        if let value = decoder.attemptCase(ToolChoiceCustom.self) {
             self = .toolChoiceCustom(value)
             return
         }
-        if let value = try? SpecificProgrammaticToolCallingParam(from: decoder) {
+        if let value = decoder.attemptCase(SpecificProgrammaticToolCallingParam.self) {
             self = .specificProgrammaticToolCallingParam(value)
             return
         }
-        if let value = try? SpecificApplyPatchParam(from: decoder) {
+        if let value = decoder.attemptCase(SpecificApplyPatchParam.self) {
             self = .specificApplyPatchParam(value)
             return
         }
-        if let value = try? SpecificFunctionShellParam(from: decoder) {
+        if let value = decoder.attemptCase(SpecificFunctionShellParam.self) {
             self = .specificFunctionShellParam(value)
             return
         }
@@ -623,7 +967,7 @@ public enum ToolChoiceParam: Codable, Hashable, Sendable {
 /// [Learn more about built-in tools](/docs/guides/tools).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceTypes`.
-public struct ToolChoiceTypes: Codable, Hashable, Sendable {
+public struct ToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of hosted tool the model should to use. Learn more about
     /// [built-in tools](/docs/guides/tools).
     ///
@@ -636,6 +980,8 @@ public struct ToolChoiceTypes: Codable, Hashable, Sendable {
     /// - `code_interpreter`
     /// - `image_generation`
     public var type: ToolChoiceTypes.TypeValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolChoiceTypes`.
     ///
@@ -649,13 +995,15 @@ public struct ToolChoiceTypes: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolChoiceTypes` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(ToolChoiceTypes.TypeValue.self, forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(ToolChoiceTypes.TypeValue.self, .type)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -717,7 +1065,7 @@ public struct ToolChoiceTypes: Codable, Hashable, Sendable {
 /// Represents an individual `user` within an organization.
 ///
 /// - Remark: Generated from `#/components/schemas/User`.
-public struct User: Codable, Hashable, Sendable {
+public struct User: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
     public var id: Swift.String
     /// The name of the user
@@ -748,6 +1096,8 @@ public struct User: Codable, Hashable, Sendable {
     public var developerPersona: Swift.String?
     /// Projects associated with the user, if included.
     public var projects: User.Projects?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `User`.
     ///
@@ -820,28 +1170,30 @@ public struct User: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `User` from its JSON object; members it does not declare are ignored.
+    /// Decodes `User` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.user", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-        self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
-        self.addedAt = try container.decode(Swift.Int.self, forKey: .addedAt)
-        self.isDefault = try container.decodeIfPresent(Swift.Bool.self, forKey: .isDefault)
-        self.created = try container.decodeIfPresent(Swift.Int.self, forKey: .created)
-        self.user = try container.decodeIfPresent(User.UserValue.self, forKey: .user)
-        self.isServiceAccount = try container.decodeIfPresent(Swift.Bool.self, forKey: .isServiceAccount)
-        self.isScaleTierAuthorizedPurchaser = try container.decodeIfPresent(Swift.Bool.self, forKey: .isScaleTierAuthorizedPurchaser)
-        self.isScimManaged = try container.decodeIfPresent(Swift.Bool.self, forKey: .isScimManaged)
-        self.apiKeyLastUsedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .apiKeyLastUsedAt)
-        self.technicalLevel = try container.decodeIfPresent(Swift.String.self, forKey: .technicalLevel)
-        self.developerPersona = try container.decodeIfPresent(Swift.String.self, forKey: .developerPersona)
-        self.projects = try container.decodeIfPresent(User.Projects.self, forKey: .projects)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.user", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.email = try reader.optional(Swift.String.self, .email)
+        self.role = try reader.optional(Swift.String.self, .role)
+        self.addedAt = try reader.required(Swift.Int.self, .addedAt)
+        self.isDefault = try reader.optional(Swift.Bool.self, .isDefault)
+        self.created = try reader.optional(Swift.Int.self, .created)
+        self.user = try reader.optional(User.UserValue.self, .user)
+        self.isServiceAccount = try reader.optional(Swift.Bool.self, .isServiceAccount)
+        self.isScaleTierAuthorizedPurchaser = try reader.optional(Swift.Bool.self, .isScaleTierAuthorizedPurchaser)
+        self.isScimManaged = try reader.optional(Swift.Bool.self, .isScimManaged)
+        self.apiKeyLastUsedAt = try reader.optional(Swift.Int.self, .apiKeyLastUsedAt)
+        self.technicalLevel = try reader.optional(Swift.String.self, .technicalLevel)
+        self.developerPersona = try reader.optional(Swift.String.self, .developerPersona)
+        self.projects = try reader.optional(User.Projects.self, .projects)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -870,7 +1222,7 @@ public struct User: Codable, Hashable, Sendable {
     /// Nested user details.
     ///
     /// - Remark: Generated from `#/components/schemas/User/properties/user`.
-    public struct UserValue: Codable, Hashable, Sendable {
+    public struct UserValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `id` member.
         public var id: Swift.String
         /// The `email` member.
@@ -885,6 +1237,8 @@ public struct User: Codable, Hashable, Sendable {
         public var banned: Swift.Bool?
         /// The `banned_at` member.
         public var bannedAt: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `UserValue`.
         ///
@@ -925,20 +1279,22 @@ public struct User: Codable, Hashable, Sendable {
             case object
         }
 
-        /// Decodes `UserValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `UserValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("user", forKey: .object)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
-            self.email = try container.decodeIfPresent(Swift.String.self, forKey: .email)
-            self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-            self.picture = try container.decodeIfPresent(Swift.String.self, forKey: .picture)
-            self.enabled = try container.decodeIfPresent(Swift.Bool.self, forKey: .enabled)
-            self.banned = try container.decodeIfPresent(Swift.Bool.self, forKey: .banned)
-            self.bannedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .bannedAt)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("user", .object, required: true)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.email = try reader.optional(Swift.String.self, .email)
+            self.name = try reader.optional(Swift.String.self, .name)
+            self.picture = try reader.optional(Swift.String.self, .picture)
+            self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+            self.banned = try reader.optional(Swift.Bool.self, .banned)
+            self.bannedAt = try reader.optional(Swift.Int.self, .bannedAt)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -960,9 +1316,11 @@ public struct User: Codable, Hashable, Sendable {
     /// The `0` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
-    public struct Projects: Codable, Hashable, Sendable {
+    public struct Projects: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `data` member.
         public var data: [User.Projects.DataItem]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Projects`.
         ///
@@ -977,14 +1335,16 @@ public struct User: Codable, Hashable, Sendable {
             case object
         }
 
-        /// Decodes `Projects` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Projects` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("list", forKey: .object)
-            self.data = try container.decodeIfPresent([User.Projects.DataItem].self, forKey: .data) ?? []
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("list", .object, required: true)
+            self.data = try reader.required([User.Projects.DataItem].self, .data)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -999,13 +1359,15 @@ public struct User: Codable, Hashable, Sendable {
         /// The `items` schema.
         ///
         /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
-        public struct DataItem: Codable, Hashable, Sendable {
+        public struct DataItem: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The `id` member.
             public var id: Swift.String?
             /// The `name` member.
             public var name: Swift.String?
             /// The `role` member.
             public var role: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataItem`.
             ///
@@ -1029,15 +1391,17 @@ public struct User: Codable, Hashable, Sendable {
                 case role
             }
 
-            /// Decodes `DataItem` from its JSON object; members it does not declare are ignored.
+            /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-                self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-                self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.id = try reader.optional(Swift.String.self, .id)
+                self.name = try reader.optional(Swift.String.self, .name)
+                self.role = try reader.optional(Swift.String.self, .role)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1056,11 +1420,13 @@ public struct User: Codable, Hashable, Sendable {
 /// Role assignment linking a user to a role.
 ///
 /// - Remark: Generated from `#/components/schemas/UserRoleAssignment`.
-public struct UserRoleAssignment: Codable, Hashable, Sendable {
+public struct UserRoleAssignment: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Represents an individual `user` within an organization.
     public var user: User
     /// Details about a role that can be assigned through the public Roles API.
     public var role: Role
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserRoleAssignment`.
     ///
@@ -1081,15 +1447,17 @@ public struct UserRoleAssignment: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UserRoleAssignment` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("user.role", forKey: .object)
-        self.user = try container.decode(User.self, forKey: .user)
-        self.role = try container.decode(Role.self, forKey: .role)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("user.role", .object, required: true)
+        self.user = try reader.required(User.self, .user)
+        self.role = try reader.required(Role.self, .role)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1113,7 +1481,7 @@ public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttri
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case number(Swift.Double)
     case boolean(Swift.Bool)
@@ -1127,15 +1495,15 @@ public enum VectorStoreFileAttributesValue: Codable, Hashable, Sendable, Express
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? Swift.Double(from: decoder) {
+        if let value = decoder.attemptCase(Swift.Double.self) {
             self = .number(value)
             return
         }
-        if let value = try? Swift.Bool(from: decoder) {
+        if let value = decoder.attemptCase(Swift.Bool.self) {
             self = .boolean(value)
             return
         }
@@ -1185,7 +1553,7 @@ public struct Verbosity: OpenEnum {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceIdsOrCustomVoice`.
-public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
+public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     case voiceIDsShared(VoiceIDsShared)
     /// Custom voice reference.
     case object(VoiceIDsOrCustomVoice.Object)
@@ -1196,11 +1564,11 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? VoiceIDsShared(from: decoder) {
+        if let value = decoder.attemptCase(VoiceIDsShared.self) {
             self = .voiceIDsShared(value)
             return
         }
-        if let value = try? VoiceIDsOrCustomVoice.Object(from: decoder) {
+        if let value = decoder.attemptCase(VoiceIDsOrCustomVoice.Object.self) {
             self = .object(value)
             return
         }
@@ -1221,9 +1589,11 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
     /// Custom voice reference.
     ///
     /// - Remark: Generated from `#/components/schemas/VoiceIdsOrCustomVoice/anyOf/1`.
-    public struct Object: Codable, Hashable, Sendable {
+    public struct Object: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The custom voice ID, e.g. `voice_1234`.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Object`.
         ///
@@ -1237,13 +1607,15 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `Object` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Object` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1302,11 +1674,13 @@ public struct VoiceIDsShared: OpenEnum {
 /// Action type "find_in_page": Searches for a pattern within a loaded page.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionFind`.
-public struct WebSearchActionFind: Codable, Hashable, Sendable {
+public struct WebSearchActionFind: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the page searched for the pattern.
     public var url: Swift.String
     /// The pattern or text to search for within the page.
     public var pattern: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchActionFind`.
     ///
@@ -1327,15 +1701,17 @@ public struct WebSearchActionFind: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebSearchActionFind` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchActionFind` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("find_in_page", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.pattern = try container.decode(Swift.String.self, forKey: .pattern)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("find_in_page", .type, required: true)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.pattern = try reader.required(Swift.String.self, .pattern)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1352,9 +1728,11 @@ public struct WebSearchActionFind: Codable, Hashable, Sendable {
 /// Action type "open_page" - Opens a specific URL from search results.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionOpenPage`.
-public struct WebSearchActionOpenPage: Codable, Hashable, Sendable {
+public struct WebSearchActionOpenPage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL opened by the model.
     public var url: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchActionOpenPage`.
     ///
@@ -1369,14 +1747,16 @@ public struct WebSearchActionOpenPage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchActionOpenPage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("open_page", forKey: .type)
-        self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("open_page", .type, required: true)
+        self.url = try reader.optional(Swift.String.self, .url)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1392,7 +1772,7 @@ public struct WebSearchActionOpenPage: Codable, Hashable, Sendable {
 /// Action type "search" - Performs a web search query.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch`.
-public struct WebSearchActionSearch: Codable, Hashable, Sendable {
+public struct WebSearchActionSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
     private var _query: Swift.String?
     /// The search query.
     @available(*, deprecated)
@@ -1404,6 +1784,8 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
     public var queries: [Swift.String]?
     /// The sources used in the search.
     public var sources: [WebSearchActionSearch.Source]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchActionSearch`.
     ///
@@ -1428,16 +1810,18 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebSearchActionSearch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchActionSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("search", forKey: .type)
-        self._query = try container.decodeIfPresent(Swift.String.self, forKey: .query)
-        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries)
-        self.sources = try container.decodeIfPresent([WebSearchActionSearch.Source].self, forKey: .sources)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("search", .type, required: true)
+        self._query = try reader.optional(Swift.String.self, .query)
+        self.queries = try reader.optional([Swift.String].self, .queries)
+        self.sources = try reader.optional([WebSearchActionSearch.Source].self, .sources)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1454,11 +1838,13 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
     /// A source used in the search.
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchActionSearch/properties/sources/items`.
-    public struct Source: Codable, Hashable, Sendable {
+    public struct Source: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of source. Always `url`.
         public var type: WebSearchActionSearch.Source.TypeValue
         /// The URL of the source.
         public var url: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Source`.
         ///
@@ -1478,14 +1864,16 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
             case url
         }
 
-        /// Decodes `Source` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Source` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(WebSearchActionSearch.Source.TypeValue.self, forKey: .type)
-            self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.required(WebSearchActionSearch.Source.TypeValue.self, .type)
+            self.url = try reader.optional(Swift.String.self, .url)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1521,7 +1909,7 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable {
 /// The approximate location of the user.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchApproximateLocation/anyOf/0`.
-public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
+public struct WebSearchApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `country` member.
     public var country: Swift.String?
     /// The `region` member.
@@ -1530,6 +1918,8 @@ public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
     public var city: Swift.String?
     /// The `timezone` member.
     public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchApproximateLocation`.
     ///
@@ -1558,17 +1948,19 @@ public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("approximate", forKey: .type)
-        self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
-        self.region = try container.decodeIfPresent(Swift.String.self, forKey: .region)
-        self.city = try container.decodeIfPresent(Swift.String.self, forKey: .city)
-        self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("approximate", .type, required: false)
+        self.country = try reader.optional(Swift.String.self, .country)
+        self.region = try reader.optional(Swift.String.self, .region)
+        self.city = try reader.optional(Swift.String.self, .city)
+        self.timezone = try reader.optional(Swift.String.self, .timezone)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1588,7 +1980,7 @@ public struct WebSearchApproximateLocation: Codable, Hashable, Sendable {
 /// [web search tool](/docs/guides/tools-web-search).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchTool`.
-public struct WebSearchTool: Codable, Hashable, Sendable {
+public struct WebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
     public var type: WebSearchTool.TypeValue
     /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
@@ -1599,6 +1991,8 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
     public var userLocation: WebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: WebSearchTool.SearchContextSizeValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchTool`.
     ///
@@ -1630,17 +2024,19 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
         case searchContextSize = "search_context_size"
     }
 
-    /// Decodes `WebSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(WebSearchTool.TypeValue.self, forKey: .type)
-        self.externalWebAccess = try container.decodeIfPresent(Swift.Bool.self, forKey: .externalWebAccess)
-        self.filters = try container.decodeIfPresent(WebSearchTool.FiltersValue.self, forKey: .filters)
-        self.userLocation = try container.decodeIfPresent(WebSearchApproximateLocation.self, forKey: .userLocation)
-        self.searchContextSize = try container.decodeIfPresent(WebSearchTool.SearchContextSizeValue.self, forKey: .searchContextSize)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(WebSearchTool.TypeValue.self, .type)
+        self.externalWebAccess = try reader.optional(Swift.Bool.self, .externalWebAccess)
+        self.filters = try reader.optional(WebSearchTool.FiltersValue.self, .filters)
+        self.userLocation = try reader.optional(WebSearchApproximateLocation.self, .userLocation)
+        self.searchContextSize = try reader.optional(WebSearchTool.SearchContextSizeValue.self, .searchContextSize)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1677,9 +2073,11 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
     /// Filters for the search.
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/filters/anyOf/0`.
-    public struct FiltersValue: Codable, Hashable, Sendable {
+    public struct FiltersValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `allowed_domains` member.
         public var allowedDomains: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FiltersValue`.
         ///
@@ -1693,13 +2091,15 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
-        /// Decodes `FiltersValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FiltersValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.allowedDomains = try reader.optional([Swift.String].self, .allowedDomains)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1738,7 +2138,7 @@ public struct WebSearchTool: Codable, Hashable, Sendable {
 /// [web search guide](/docs/guides/tools-web-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchToolCall`.
-public struct WebSearchToolCall: Codable, Hashable, Sendable {
+public struct WebSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the web search tool call.
     public var id: Swift.String
     /// The status of the web search tool call.
@@ -1746,6 +2146,8 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
     /// An object describing the specific action taken in this web search call.
     /// Includes details on how the model used the web (search, open_page, find_in_page).
     public var action: WebSearchToolCall.Action?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchToolCall`.
     ///
@@ -1770,16 +2172,18 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebSearchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("web_search_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(WebSearchToolCall.Status.self, forKey: .status)
-        self.action = try container.decodeIfPresent(WebSearchToolCall.Action.self, forKey: .action)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("web_search_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(WebSearchToolCall.Status.self, .status)
+        self.action = try reader.optional(WebSearchToolCall.Action.self, .action)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1824,7 +2228,7 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchToolCall/properties/action`.
-    public enum Action: Codable, Hashable, Sendable {
+    public enum Action: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Action type "search" - Performs a web search query. (type: `search`)
         case search(WebSearchActionSearch)
         /// Action type "open_page" - Opens a specific URL from search results. (type: `open_page`)
@@ -1886,7 +2290,7 @@ public struct ModerationInputType: OpenEnum {
 /// A moderation result produced for the response input or output.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationResultBody`.
-public struct ModerationResultBody: Codable, Hashable, Sendable {
+public struct ModerationResultBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The moderation model that produced this result.
     public var model: Swift.String
     /// A boolean indicating whether the content was flagged by any category.
@@ -1897,6 +2301,8 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
     public var categoryScores: [Swift.String: Swift.Double]
     /// Which modalities of input are reflected by the score for each category.
     public var categoryAppliedInputTypes: [Swift.String: [ModerationInputType]]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModerationResultBody`.
     ///
@@ -1929,18 +2335,20 @@ public struct ModerationResultBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ModerationResultBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationResultBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("moderation_result", forKey: .type)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.flagged = try container.decode(Swift.Bool.self, forKey: .flagged)
-        self.categories = try container.decodeIfPresent([Swift.String: Swift.Bool].self, forKey: .categories) ?? [:]
-        self.categoryScores = try container.decodeIfPresent([Swift.String: Swift.Double].self, forKey: .categoryScores) ?? [:]
-        self.categoryAppliedInputTypes = try container.decodeIfPresent([Swift.String: [ModerationInputType]].self, forKey: .categoryAppliedInputTypes) ?? [:]
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("moderation_result", .type, required: true)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.flagged = try reader.required(Swift.Bool.self, .flagged)
+        self.categories = try reader.required([Swift.String: Swift.Bool].self, .categories)
+        self.categoryScores = try reader.required([Swift.String: Swift.Double].self, .categoryScores)
+        self.categoryAppliedInputTypes = try reader.required([Swift.String: [ModerationInputType]].self, .categoryAppliedInputTypes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1995,9 +2403,11 @@ public struct PromptCacheModeEnum: OpenEnum {
 /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheOptionsParam`.
-public struct PromptCacheOptionsParam: Codable, Hashable, Sendable {
+public struct PromptCacheOptionsParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
     public var mode: PromptCacheModeEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `PromptCacheOptionsParam`.
     ///
@@ -2012,14 +2422,16 @@ public struct PromptCacheOptionsParam: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes `PromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheOptionsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("30m", forKey: .ttl)
-        self.mode = try container.decodeIfPresent(PromptCacheModeEnum.self, forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("30m", .ttl, required: false)
+        self.mode = try reader.optional(PromptCacheModeEnum.self, .mode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2035,7 +2447,10 @@ public struct PromptCacheOptionsParam: Codable, Hashable, Sendable {
 /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointParam`.
-public struct PromptCacheBreakpointParam: Codable, Hashable, Sendable {
+public struct PromptCacheBreakpointParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `PromptCacheBreakpointParam`.
     public init() {
     }
@@ -2044,13 +2459,15 @@ public struct PromptCacheBreakpointParam: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes `PromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("explicit", forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("explicit", .mode, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2084,9 +2501,11 @@ public struct ModerationMode: OpenEnum {
 /// The moderation policy for the response input.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationConfigParam`.
-public struct ModerationConfigParam: Codable, Hashable, Sendable {
+public struct ModerationConfigParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `mode` member.
     public var mode: ModerationMode
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModerationConfigParam`.
     ///
@@ -2100,13 +2519,15 @@ public struct ModerationConfigParam: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes `ModerationConfigParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationConfigParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.mode = try container.decode(ModerationMode.self, forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.mode = try reader.required(ModerationMode.self, .mode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2121,11 +2542,13 @@ public struct ModerationConfigParam: Codable, Hashable, Sendable {
 /// The policy to apply to moderated response input and output.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationPolicyParam`.
-public struct ModerationPolicyParam: Codable, Hashable, Sendable {
+public struct ModerationPolicyParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input` member.
     public var input: ModerationConfigParam?
     /// The `output` member.
     public var output: ModerationConfigParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModerationPolicyParam`.
     ///
@@ -2145,14 +2568,16 @@ public struct ModerationPolicyParam: Codable, Hashable, Sendable {
         case output
     }
 
-    /// Decodes `ModerationPolicyParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationPolicyParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decodeIfPresent(ModerationConfigParam.self, forKey: .input)
-        self.output = try container.decodeIfPresent(ModerationConfigParam.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.optional(ModerationConfigParam.self, .input)
+        self.output = try reader.optional(ModerationConfigParam.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2168,11 +2593,13 @@ public struct ModerationPolicyParam: Codable, Hashable, Sendable {
 /// Configuration for running moderation on the input and output of this response.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationParam`.
-public struct ModerationParam: Codable, Hashable, Sendable {
+public struct ModerationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
     /// The `policy` member.
     public var policy: ModerationPolicyParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModerationParam`.
     ///
@@ -2192,14 +2619,16 @@ public struct ModerationParam: Codable, Hashable, Sendable {
         case policy
     }
 
-    /// Decodes `ModerationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModerationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.policy = try container.decodeIfPresent(ModerationPolicyParam.self, forKey: .policy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.policy = try reader.optional(ModerationPolicyParam.self, .policy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2215,11 +2644,13 @@ public struct ModerationParam: Codable, Hashable, Sendable {
 /// The `SkillReferenceParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SkillReferenceParam`.
-public struct SkillReferenceParam: Codable, Hashable, Sendable {
+public struct SkillReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.
     public var skillID: Swift.String
     /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
     public var version: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SkillReferenceParam`.
     ///
@@ -2240,15 +2671,17 @@ public struct SkillReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SkillReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("skill_reference", forKey: .type)
-        self.skillID = try container.decode(Swift.String.self, forKey: .skillID)
-        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("skill_reference", .type, required: true)
+        self.skillID = try reader.required(Swift.String.self, .skillID)
+        self.version = try reader.optional(Swift.String.self, .version)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2265,9 +2698,11 @@ public struct SkillReferenceParam: Codable, Hashable, Sendable {
 /// Inline skill payload
 ///
 /// - Remark: Generated from `#/components/schemas/InlineSkillSourceParam`.
-public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
+public struct InlineSkillSourceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded skill zip bundle.
     public var data: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InlineSkillSourceParam`.
     ///
@@ -2283,15 +2718,17 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
         case mediaType = "media_type"
     }
 
-    /// Decodes `InlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InlineSkillSourceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("base64", forKey: .type)
-        try container.decodeConstant("application/zip", forKey: .mediaType)
-        self.data = try container.decode(Swift.String.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("base64", .type, required: true)
+        try reader.constant("application/zip", .mediaType, required: true)
+        self.data = try reader.required(Swift.String.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2308,13 +2745,15 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable {
 /// The `InlineSkillParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/InlineSkillParam`.
-public struct InlineSkillParam: Codable, Hashable, Sendable {
+public struct InlineSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
     public var name: Swift.String
     /// The description of the skill.
     public var description: Swift.String
     /// Inline skill payload
     public var source: InlineSkillSourceParam
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InlineSkillParam`.
     ///
@@ -2339,16 +2778,18 @@ public struct InlineSkillParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InlineSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InlineSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("inline", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.source = try container.decode(InlineSkillSourceParam.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("inline", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.source = try reader.required(InlineSkillSourceParam.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2366,7 +2807,10 @@ public struct InlineSkillParam: Codable, Hashable, Sendable {
 /// The `ContainerNetworkPolicyDisabledParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDisabledParam`.
-public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
+public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ContainerNetworkPolicyDisabledParam`.
     public init() {
     }
@@ -2375,13 +2819,15 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerNetworkPolicyDisabledParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("disabled", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("disabled", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2396,13 +2842,15 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
 /// The `ContainerNetworkPolicyDomainSecretParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDomainSecretParam`.
-public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable {
+public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The domain associated with the secret.
     public var domain: Swift.String
     /// The name of the secret to inject for the domain.
     public var name: Swift.String
     /// The secret value to inject for the domain.
     public var value: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerNetworkPolicyDomainSecretParam`.
     ///
@@ -2426,15 +2874,17 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
         case value
     }
 
-    /// Decodes `ContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerNetworkPolicyDomainSecretParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.domain = try container.decode(Swift.String.self, forKey: .domain)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.domain = try reader.required(Swift.String.self, .domain)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.value = try reader.required(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2451,11 +2901,13 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
 /// The `ContainerNetworkPolicyAllowlistParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyAllowlistParam`.
-public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable {
+public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
     public var allowedDomains: [Swift.String]
     /// Optional domain-scoped secrets for allowlisted domains.
     public var domainSecrets: [ContainerNetworkPolicyDomainSecretParam]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerNetworkPolicyAllowlistParam`.
     ///
@@ -2476,15 +2928,17 @@ public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `ContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerNetworkPolicyAllowlistParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("allowlist", forKey: .type)
-        self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains) ?? []
-        self.domainSecrets = try container.decodeIfPresent([ContainerNetworkPolicyDomainSecretParam].self, forKey: .domainSecrets)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("allowlist", .type, required: true)
+        self.allowedDomains = try reader.required([Swift.String].self, .allowedDomains)
+        self.domainSecrets = try reader.optional([ContainerNetworkPolicyDomainSecretParam].self, .domainSecrets)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2605,7 +3059,10 @@ public struct MessageRole: OpenEnum {
 /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheBreakpointConfig`.
-public struct PromptCacheBreakpointConfig: Codable, Hashable, Sendable {
+public struct PromptCacheBreakpointConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `PromptCacheBreakpointConfig`.
     public init() {
     }
@@ -2614,13 +3071,15 @@ public struct PromptCacheBreakpointConfig: Codable, Hashable, Sendable {
         case mode
     }
 
-    /// Decodes `PromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
+    /// Decodes `PromptCacheBreakpointConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("explicit", forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("explicit", .mode, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2635,11 +3094,13 @@ public struct PromptCacheBreakpointConfig: Codable, Hashable, Sendable {
 /// A text input to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/InputTextContent`.
-public struct InputTextContent: Codable, Hashable, Sendable {
+public struct InputTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text input to the model.
     public var text: Swift.String
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputTextContent`.
     ///
@@ -2660,15 +3121,17 @@ public struct InputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2685,13 +3148,15 @@ public struct InputTextContent: Codable, Hashable, Sendable {
 /// A citation to a file.
 ///
 /// - Remark: Generated from `#/components/schemas/FileCitationBody`.
-public struct FileCitationBody: Codable, Hashable, Sendable {
+public struct FileCitationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
     public var fileID: Swift.String
     /// The index of the file in the list of files.
     public var index: Swift.Int
     /// The filename of the file cited.
     public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileCitationBody`.
     ///
@@ -2716,16 +3181,18 @@ public struct FileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2743,7 +3210,7 @@ public struct FileCitationBody: Codable, Hashable, Sendable {
 /// A citation for a web resource used to generate a model response.
 ///
 /// - Remark: Generated from `#/components/schemas/UrlCitationBody`.
-public struct URLCitationBody: Codable, Hashable, Sendable {
+public struct URLCitationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the web resource.
     public var url: Swift.String
     /// The index of the first character of the URL citation in the message.
@@ -2752,6 +3219,8 @@ public struct URLCitationBody: Codable, Hashable, Sendable {
     public var endIndex: Swift.Int
     /// The title of the web resource.
     public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLCitationBody`.
     ///
@@ -2780,17 +3249,19 @@ public struct URLCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `URLCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url_citation", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.title = try container.decode(Swift.String.self, forKey: .title)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("url_citation", .type, required: true)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.title = try reader.required(Swift.String.self, .title)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2809,7 +3280,7 @@ public struct URLCitationBody: Codable, Hashable, Sendable {
 /// A citation for a container file used to generate a model response.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationBody`.
-public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
+public struct ContainerFileCitationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the container file.
     public var containerID: Swift.String
     /// The ID of the file.
@@ -2820,6 +3291,8 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
     public var endIndex: Swift.Int
     /// The filename of the container file cited.
     public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerFileCitationBody`.
     ///
@@ -2852,18 +3325,20 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_file_citation", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_file_citation", .type, required: true)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2885,7 +3360,7 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Annotation`.
-public enum Annotation: Codable, Hashable, Sendable {
+public enum Annotation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A citation to a file. (type: `file_citation`)
     case fileCitation(FileCitationBody)
     /// A citation for a web resource used to generate a model response. (type: `url_citation`)
@@ -2932,13 +3407,15 @@ public enum Annotation: Codable, Hashable, Sendable {
 /// The top log probability of a token.
 ///
 /// - Remark: Generated from `#/components/schemas/TopLogProb`.
-public struct TopLogProb: Codable, Hashable, Sendable {
+public struct TopLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `token` member.
     public var token: Swift.String
     /// The `logprob` member.
     public var logprob: Swift.Double
     /// The `bytes` member.
     public var bytes: [Swift.Int]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TopLogProb`.
     ///
@@ -2962,15 +3439,17 @@ public struct TopLogProb: Codable, Hashable, Sendable {
         case bytes
     }
 
-    /// Decodes `TopLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TopLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.bytes = try reader.required([Swift.Int].self, .bytes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2987,7 +3466,7 @@ public struct TopLogProb: Codable, Hashable, Sendable {
 /// The log probability of a token.
 ///
 /// - Remark: Generated from `#/components/schemas/LogProb`.
-public struct LogProb: Codable, Hashable, Sendable {
+public struct LogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `token` member.
     public var token: Swift.String
     /// The `logprob` member.
@@ -2996,6 +3475,8 @@ public struct LogProb: Codable, Hashable, Sendable {
     public var bytes: [Swift.Int]
     /// The `top_logprobs` member.
     public var topLogprobs: [TopLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LogProb`.
     ///
@@ -3023,16 +3504,18 @@ public struct LogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes `LogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
-        self.topLogprobs = try container.decodeIfPresent([TopLogProb].self, forKey: .topLogprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.bytes = try reader.required([Swift.Int].self, .bytes)
+        self.topLogprobs = try reader.required([TopLogProb].self, .topLogprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3050,13 +3533,15 @@ public struct LogProb: Codable, Hashable, Sendable {
 /// A text output from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputTextContent`.
-public struct OutputTextContent: Codable, Hashable, Sendable {
+public struct OutputTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text output from the model.
     public var text: Swift.String
     /// The annotations of the text output.
     public var annotations: [Annotation]
     /// The `logprobs` member.
     public var logprobs: [LogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OutputTextContent`.
     ///
@@ -3081,16 +3566,18 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `OutputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decodeIfPresent([Annotation].self, forKey: .annotations) ?? []
-        self.logprobs = try container.decodeIfPresent([LogProb].self, forKey: .logprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.annotations = try reader.required([Annotation].self, .annotations)
+        self.logprobs = try reader.required([LogProb].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3108,9 +3595,11 @@ public struct OutputTextContent: Codable, Hashable, Sendable {
 /// A text content.
 ///
 /// - Remark: Generated from `#/components/schemas/TextContent`.
-public struct TextContent: Codable, Hashable, Sendable {
+public struct TextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `text` member.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TextContent`.
     ///
@@ -3125,14 +3614,16 @@ public struct TextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3148,9 +3639,11 @@ public struct TextContent: Codable, Hashable, Sendable {
 /// A summary text from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/SummaryTextContent`.
-public struct SummaryTextContent: Codable, Hashable, Sendable {
+public struct SummaryTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A summary of the reasoning output from the model so far.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SummaryTextContent`.
     ///
@@ -3165,14 +3658,16 @@ public struct SummaryTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SummaryTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("summary_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("summary_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3188,9 +3683,11 @@ public struct SummaryTextContent: Codable, Hashable, Sendable {
 /// Reasoning text from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningTextContent`.
-public struct ReasoningTextContent: Codable, Hashable, Sendable {
+public struct ReasoningTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The reasoning text from the model.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ReasoningTextContent`.
     ///
@@ -3205,14 +3702,16 @@ public struct ReasoningTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ReasoningTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ReasoningTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("reasoning_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("reasoning_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3228,9 +3727,11 @@ public struct ReasoningTextContent: Codable, Hashable, Sendable {
 /// A refusal from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/RefusalContent`.
-public struct RefusalContent: Codable, Hashable, Sendable {
+public struct RefusalContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The refusal explanation from the model.
     public var refusal: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RefusalContent`.
     ///
@@ -3245,14 +3746,16 @@ public struct RefusalContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RefusalContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RefusalContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("refusal", forKey: .type)
-        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("refusal", .type, required: true)
+        self.refusal = try reader.required(Swift.String.self, .refusal)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3293,7 +3796,7 @@ public struct ImageDetail: OpenEnum {
 /// An image input to the model. Learn about [image inputs](/docs/guides/vision).
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
-public struct InputImageContent: Codable, Hashable, Sendable {
+public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_url` member.
     public var imageURL: Swift.String?
     /// The `file_id` member.
@@ -3302,6 +3805,8 @@ public struct InputImageContent: Codable, Hashable, Sendable {
     public var detail: ImageDetail
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputImageContent`.
     ///
@@ -3330,17 +3835,19 @@ public struct InputImageContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputImageContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decode(ImageDetail.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_image", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.detail = try reader.required(ImageDetail.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3359,7 +3866,7 @@ public struct InputImageContent: Codable, Hashable, Sendable {
 /// A screenshot of a computer.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotContent`.
-public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
+public struct ComputerScreenshotContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_url` member.
     public var imageURL: Swift.String?
     /// The `file_id` member.
@@ -3368,6 +3875,8 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
     public var detail: ImageDetail
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerScreenshotContent`.
     ///
@@ -3396,17 +3905,19 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerScreenshotContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerScreenshotContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_screenshot", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decode(ImageDetail.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_screenshot", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.detail = try reader.required(ImageDetail.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3442,543 +3953,4 @@ public struct FileInputDetail: OpenEnum {
 
     /// `high`
     public static var high: Self { Self(rawValue: "high") }
-}
-
-/// A file input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/InputFileContent`.
-public struct InputFileContent: Codable, Hashable, Sendable {
-    /// The `file_id` member.
-    public var fileID: Swift.String?
-    /// The name of the file to be sent to the model.
-    public var filename: Swift.String?
-    /// The content of the file to be sent to the model.
-    public var fileData: Swift.String?
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
-    /// The URL of the file to be sent to the model.
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: FileInputDetail?
-
-    /// Creates a new `InputFileContent`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The name of the file to be sent to the model.
-    ///   - fileData: The content of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    ///   - fileURL: The URL of the file to be sent to the model.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        promptCacheBreakpoint: PromptCacheBreakpointConfig? = nil,
-        fileURL: Swift.String? = nil,
-        detail: FileInputDetail? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-        self.fileURL = fileURL
-        self.detail = detail
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case filename
-        case fileData = "file_data"
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case fileURL = "file_url"
-        case detail
-        case type
-    }
-
-    /// Decodes `InputFileContent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_file", forKey: .type)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
-        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
-        self.detail = try container.decodeIfPresent(FileInputDetail.self, forKey: .detail)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_file", forKey: .type)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.filename, forKey: .filename)
-        try container.encodeIfPresent(self.fileData, forKey: .fileData)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-    }
-}
-
-/// The `MessagePhase-2` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/MessagePhase-2`.
-public struct MessagePhase2: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `commentary`
-    public static var commentary: Self { Self(rawValue: "commentary") }
-
-    /// `final_answer`
-    public static var finalAnswer: Self { Self(rawValue: "final_answer") }
-}
-
-/// A message to or from the model.
-///
-/// - Remark: Generated from `#/components/schemas/Message`.
-public struct Message: Codable, Hashable, Sendable {
-    /// The unique ID of the message.
-    public var id: Swift.String
-    /// The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
-    public var status: MessageStatus
-    /// The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
-    public var role: MessageRole
-    /// The content of the message
-    public var content: [Message.ContentItem]
-    /// The `phase` member.
-    public var phase: MessagePhase2?
-
-    /// Creates a new `Message`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the message.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
-    ///   - role: The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
-    ///   - content: The content of the message
-    ///   - phase: The `phase` member.
-    public init(
-        id: Swift.String,
-        status: MessageStatus,
-        role: MessageRole,
-        content: [Message.ContentItem],
-        phase: MessagePhase2? = nil
-    ) {
-        self.id = id
-        self.status = status
-        self.role = role
-        self.content = content
-        self.phase = phase
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case status
-        case role
-        case content
-        case phase
-        case type
-    }
-
-    /// Decodes `Message` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(MessageStatus.self, forKey: .status)
-        self.role = try container.decode(MessageRole.self, forKey: .role)
-        self.content = try container.decodeIfPresent([Message.ContentItem].self, forKey: .content) ?? []
-        self.phase = try container.decodeIfPresent(MessagePhase2.self, forKey: .phase)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("message", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.role, forKey: .role)
-        try container.encode(self.content, forKey: .content)
-        try container.encodeIfPresent(self.phase, forKey: .phase)
-    }
-
-    /// A content part that makes up an input or output item.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/Message/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
-        /// A text input to the model. (type: `input_text`)
-        case inputText(InputTextContent)
-        /// A text output from the model. (type: `output_text`)
-        case outputText(OutputTextContent)
-        /// A text content. (type: `text`)
-        case text(TextContent)
-        /// A summary text from the model. (type: `summary_text`)
-        case summaryText(SummaryTextContent)
-        /// Reasoning text from the model. (type: `reasoning_text`)
-        case reasoningText(ReasoningTextContent)
-        /// A refusal from the model. (type: `refusal`)
-        case refusal(RefusalContent)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
-        case inputImage(InputImageContent)
-        /// A screenshot of a computer. (type: `computer_screenshot`)
-        case computerScreenshot(ComputerScreenshotContent)
-        /// A file input to the model. (type: `input_file`)
-        case inputFile(InputFileContent)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try InputTextContent(from: decoder))
-            case "output_text":
-                self = .outputText(try OutputTextContent(from: decoder))
-            case "text":
-                self = .text(try TextContent(from: decoder))
-            case "summary_text":
-                self = .summaryText(try SummaryTextContent(from: decoder))
-            case "reasoning_text":
-                self = .reasoningText(try ReasoningTextContent(from: decoder))
-            case "refusal":
-                self = .refusal(try RefusalContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try InputImageContent(from: decoder))
-            case "computer_screenshot":
-                self = .computerScreenshot(try ComputerScreenshotContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try InputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .outputText(let value): try value.encode(to: encoder)
-            case .text(let value): try value.encode(to: encoder)
-            case .summaryText(let value): try value.encode(to: encoder)
-            case .reasoningText(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .computerScreenshot(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The `DirectToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
-public struct DirectToolCallCaller: Codable, Hashable, Sendable {
-    /// Creates a new `DirectToolCallCaller`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `DirectToolCallCaller` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("direct", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("direct", forKey: .type)
-    }
-}
-
-/// The `ProgramToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
-public struct ProgramToolCallCaller: Codable, Hashable, Sendable {
-    /// The call ID of the program item that produced this tool call.
-    public var callerID: Swift.String
-
-    /// Creates a new `ProgramToolCallCaller`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case callerID = "caller_id"
-        case type
-    }
-
-    /// Decodes `ProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encode(self.callerID, forKey: .callerID)
-    }
-}
-
-/// The execution context that produced this tool call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ToolCallCaller`.
-public enum ToolCallCaller: Codable, Hashable, Sendable {
-    /// type: `direct`
-    case direct(DirectToolCallCaller)
-    /// type: `program`
-    case program(ProgramToolCallCaller)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try DirectToolCallCaller(from: decoder))
-        case "program":
-            self = .program(try ProgramToolCallCaller(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// The `FunctionCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionCallStatus`.
-public struct FunctionCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// The `DirectToolCallCallerParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/DirectToolCallCallerParam`.
-public struct DirectToolCallCallerParam: Codable, Hashable, Sendable {
-    /// Creates a new `DirectToolCallCallerParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `DirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("direct", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("direct", forKey: .type)
-    }
-}
-
-/// The `ProgramToolCallCallerParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/ProgramToolCallCallerParam`.
-public struct ProgramToolCallCallerParam: Codable, Hashable, Sendable {
-    /// The call ID of the program item that produced this tool call.
-    public var callerID: Swift.String
-
-    /// Creates a new `ProgramToolCallCallerParam`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case callerID = "caller_id"
-        case type
-    }
-
-    /// Decodes `ProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encode(self.callerID, forKey: .callerID)
-    }
-}
-
-/// The execution context that produced this tool call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ToolCallCallerParam`.
-public enum ToolCallCallerParam: Codable, Hashable, Sendable {
-    /// type: `direct`
-    case direct(DirectToolCallCallerParam)
-    /// type: `program`
-    case program(ProgramToolCallCallerParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try DirectToolCallCallerParam(from: decoder))
-        case "program":
-            self = .program(try ProgramToolCallCallerParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// The `FunctionCallOutputStatusEnum` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionCallOutputStatusEnum`.
-public struct FunctionCallOutputStatusEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// The `ClickButtonType` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ClickButtonType`.
-public struct ClickButtonType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `left`
-    public static var left: Self { Self(rawValue: "left") }
-
-    /// `right`
-    public static var right: Self { Self(rawValue: "right") }
-
-    /// `wheel`
-    public static var wheel: Self { Self(rawValue: "wheel") }
-
-    /// `back`
-    public static var back: Self { Self(rawValue: "back") }
-
-    /// `forward`
-    public static var forward: Self { Self(rawValue: "forward") }
 }

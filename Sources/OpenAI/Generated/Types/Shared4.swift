@@ -3,10 +3,575 @@
 
 import Foundation
 
+/// A file input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/InputFileContent`.
+public struct InputFileContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The name of the file to be sent to the model.
+    public var filename: Swift.String?
+    /// The content of the file to be sent to the model.
+    public var fileData: Swift.String?
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
+    /// The URL of the file to be sent to the model.
+    public var fileURL: Swift.String?
+    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public var detail: FileInputDetail?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `InputFileContent`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The `file_id` member.
+    ///   - filename: The name of the file to be sent to the model.
+    ///   - fileData: The content of the file to be sent to the model.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - fileURL: The URL of the file to be sent to the model.
+    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public init(
+        fileID: Swift.String? = nil,
+        filename: Swift.String? = nil,
+        fileData: Swift.String? = nil,
+        promptCacheBreakpoint: PromptCacheBreakpointConfig? = nil,
+        fileURL: Swift.String? = nil,
+        detail: FileInputDetail? = nil
+    ) {
+        self.fileID = fileID
+        self.filename = filename
+        self.fileData = fileData
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.fileURL = fileURL
+        self.detail = detail
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case filename
+        case fileData = "file_data"
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case fileURL = "file_url"
+        case detail
+        case type
+    }
+
+    /// Decodes `InputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_file", .type, required: true)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.filename = try reader.optional(Swift.String.self, .filename)
+        self.fileData = try reader.optional(Swift.String.self, .fileData)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.fileURL = try reader.optional(Swift.String.self, .fileURL)
+        self.detail = try reader.optional(FileInputDetail.self, .detail)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_file", forKey: .type)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.filename, forKey: .filename)
+        try container.encodeIfPresent(self.fileData, forKey: .fileData)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+    }
+}
+
+/// The `MessagePhase-2` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/MessagePhase-2`.
+public struct MessagePhase2: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `commentary`
+    public static var commentary: Self { Self(rawValue: "commentary") }
+
+    /// `final_answer`
+    public static var finalAnswer: Self { Self(rawValue: "final_answer") }
+}
+
+/// A message to or from the model.
+///
+/// - Remark: Generated from `#/components/schemas/Message`.
+public struct Message: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the message.
+    public var id: Swift.String
+    /// The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
+    public var status: MessageStatus
+    /// The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
+    public var role: MessageRole
+    /// The content of the message
+    public var content: [Message.ContentItem]
+    /// The `phase` member.
+    public var phase: MessagePhase2?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Message`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the message.
+    ///   - status: The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
+    ///   - role: The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
+    ///   - content: The content of the message
+    ///   - phase: The `phase` member.
+    public init(
+        id: Swift.String,
+        status: MessageStatus,
+        role: MessageRole,
+        content: [Message.ContentItem],
+        phase: MessagePhase2? = nil
+    ) {
+        self.id = id
+        self.status = status
+        self.role = role
+        self.content = content
+        self.phase = phase
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case status
+        case role
+        case content
+        case phase
+        case type
+    }
+
+    /// Decodes `Message` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(MessageStatus.self, .status)
+        self.role = try reader.required(MessageRole.self, .role)
+        self.content = try reader.required([Message.ContentItem].self, .content)
+        self.phase = try reader.optional(MessagePhase2.self, .phase)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("message", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.role, forKey: .role)
+        try container.encode(self.content, forKey: .content)
+        try container.encodeIfPresent(self.phase, forKey: .phase)
+    }
+
+    /// A content part that makes up an input or output item.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Message/properties/content/items`.
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// A text input to the model. (type: `input_text`)
+        case inputText(InputTextContent)
+        /// A text output from the model. (type: `output_text`)
+        case outputText(OutputTextContent)
+        /// A text content. (type: `text`)
+        case text(TextContent)
+        /// A summary text from the model. (type: `summary_text`)
+        case summaryText(SummaryTextContent)
+        /// Reasoning text from the model. (type: `reasoning_text`)
+        case reasoningText(ReasoningTextContent)
+        /// A refusal from the model. (type: `refusal`)
+        case refusal(RefusalContent)
+        /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+        case inputImage(InputImageContent)
+        /// A screenshot of a computer. (type: `computer_screenshot`)
+        case computerScreenshot(ComputerScreenshotContent)
+        /// A file input to the model. (type: `input_file`)
+        case inputFile(InputFileContent)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "input_text":
+                self = .inputText(try InputTextContent(from: decoder))
+            case "output_text":
+                self = .outputText(try OutputTextContent(from: decoder))
+            case "text":
+                self = .text(try TextContent(from: decoder))
+            case "summary_text":
+                self = .summaryText(try SummaryTextContent(from: decoder))
+            case "reasoning_text":
+                self = .reasoningText(try ReasoningTextContent(from: decoder))
+            case "refusal":
+                self = .refusal(try RefusalContent(from: decoder))
+            case "input_image":
+                self = .inputImage(try InputImageContent(from: decoder))
+            case "computer_screenshot":
+                self = .computerScreenshot(try ComputerScreenshotContent(from: decoder))
+            case "input_file":
+                self = .inputFile(try InputFileContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .inputText(let value): try value.encode(to: encoder)
+            case .outputText(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .summaryText(let value): try value.encode(to: encoder)
+            case .reasoningText(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .computerScreenshot(let value): try value.encode(to: encoder)
+            case .inputFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `DirectToolCallCaller` schema.
+///
+/// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
+public struct DirectToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DirectToolCallCaller`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `DirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("direct", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("direct", forKey: .type)
+    }
+}
+
+/// The `ProgramToolCallCaller` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
+public struct ProgramToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramToolCallCaller`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case callerID = "caller_id"
+        case type
+    }
+
+    /// Decodes `ProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.callerID = try reader.required(Swift.String.self, .callerID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encode(self.callerID, forKey: .callerID)
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ToolCallCaller`.
+public enum ToolCallCaller: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// type: `direct`
+    case direct(DirectToolCallCaller)
+    /// type: `program`
+    case program(ProgramToolCallCaller)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try DirectToolCallCaller(from: decoder))
+        case "program":
+            self = .program(try ProgramToolCallCaller(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The `FunctionCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionCallStatus`.
+public struct FunctionCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The `DirectToolCallCallerParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/DirectToolCallCallerParam`.
+public struct DirectToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DirectToolCallCallerParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `DirectToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("direct", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("direct", forKey: .type)
+    }
+}
+
+/// The `ProgramToolCallCallerParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/ProgramToolCallCallerParam`.
+public struct ProgramToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramToolCallCallerParam`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case callerID = "caller_id"
+        case type
+    }
+
+    /// Decodes `ProgramToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.callerID = try reader.required(Swift.String.self, .callerID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encode(self.callerID, forKey: .callerID)
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ToolCallCallerParam`.
+public enum ToolCallCallerParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// type: `direct`
+    case direct(DirectToolCallCallerParam)
+    /// type: `program`
+    case program(ProgramToolCallCallerParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try DirectToolCallCallerParam(from: decoder))
+        case "program":
+            self = .program(try ProgramToolCallCallerParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The `FunctionCallOutputStatusEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionCallOutputStatusEnum`.
+public struct FunctionCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The `ClickButtonType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ClickButtonType`.
+public struct ClickButtonType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `left`
+    public static var left: Self { Self(rawValue: "left") }
+
+    /// `right`
+    public static var right: Self { Self(rawValue: "right") }
+
+    /// `wheel`
+    public static var wheel: Self { Self(rawValue: "wheel") }
+
+    /// `back`
+    public static var back: Self { Self(rawValue: "back") }
+
+    /// `forward`
+    public static var forward: Self { Self(rawValue: "forward") }
+}
+
 /// A click action.
 ///
 /// - Remark: Generated from `#/components/schemas/ClickParam`.
-public struct ClickParam: Codable, Hashable, Sendable {
+public struct ClickParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
     public var button: ClickButtonType
     /// The x-coordinate where the click occurred.
@@ -15,6 +580,8 @@ public struct ClickParam: Codable, Hashable, Sendable {
     public var y: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ClickParam`.
     ///
@@ -43,17 +610,19 @@ public struct ClickParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ClickParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ClickParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("click", forKey: .type)
-        self.button = try container.decode(ClickButtonType.self, forKey: .button)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("click", .type, required: true)
+        self.button = try reader.required(ClickButtonType.self, .button)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -72,13 +641,15 @@ public struct ClickParam: Codable, Hashable, Sendable {
 /// A double click action.
 ///
 /// - Remark: Generated from `#/components/schemas/DoubleClickAction`.
-public struct DoubleClickAction: Codable, Hashable, Sendable {
+public struct DoubleClickAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate where the double click occurred.
     public var x: Swift.Int
     /// The y-coordinate where the double click occurred.
     public var y: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DoubleClickAction`.
     ///
@@ -103,16 +674,18 @@ public struct DoubleClickAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `DoubleClickAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DoubleClickAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("double_click", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("double_click", .type, required: true)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -130,11 +703,13 @@ public struct DoubleClickAction: Codable, Hashable, Sendable {
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
 ///
 /// - Remark: Generated from `#/components/schemas/CoordParam`.
-public struct CoordParam: Codable, Hashable, Sendable {
+public struct CoordParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate.
     public var x: Swift.Int
     /// The y-coordinate.
     public var y: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CoordParam`.
     ///
@@ -154,14 +729,16 @@ public struct CoordParam: Codable, Hashable, Sendable {
         case y
     }
 
-    /// Decodes `CoordParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CoordParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -177,7 +754,7 @@ public struct CoordParam: Codable, Hashable, Sendable {
 /// A drag action.
 ///
 /// - Remark: Generated from `#/components/schemas/DragParam`.
-public struct DragParam: Codable, Hashable, Sendable {
+public struct DragParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
     /// ```
     /// [
@@ -188,6 +765,8 @@ public struct DragParam: Codable, Hashable, Sendable {
     public var path: [CoordParam]
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DragParam`.
     ///
@@ -208,15 +787,17 @@ public struct DragParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `DragParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DragParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("drag", forKey: .type)
-        self.path = try container.decodeIfPresent([CoordParam].self, forKey: .path) ?? []
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("drag", .type, required: true)
+        self.path = try reader.required([CoordParam].self, .path)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -233,9 +814,11 @@ public struct DragParam: Codable, Hashable, Sendable {
 /// A collection of keypresses the model would like to perform.
 ///
 /// - Remark: Generated from `#/components/schemas/KeyPressAction`.
-public struct KeyPressAction: Codable, Hashable, Sendable {
+public struct KeyPressAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
     public var keys: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `KeyPressAction`.
     ///
@@ -250,14 +833,16 @@ public struct KeyPressAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `KeyPressAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `KeyPressAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("keypress", forKey: .type)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("keypress", .type, required: true)
+        self.keys = try reader.required([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -273,13 +858,15 @@ public struct KeyPressAction: Codable, Hashable, Sendable {
 /// A mouse move action.
 ///
 /// - Remark: Generated from `#/components/schemas/MoveParam`.
-public struct MoveParam: Codable, Hashable, Sendable {
+public struct MoveParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate to move to.
     public var x: Swift.Int
     /// The y-coordinate to move to.
     public var y: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MoveParam`.
     ///
@@ -304,16 +891,18 @@ public struct MoveParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `MoveParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `MoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("move", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("move", .type, required: true)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -331,7 +920,10 @@ public struct MoveParam: Codable, Hashable, Sendable {
 /// A screenshot action.
 ///
 /// - Remark: Generated from `#/components/schemas/ScreenshotParam`.
-public struct ScreenshotParam: Codable, Hashable, Sendable {
+public struct ScreenshotParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ScreenshotParam`.
     public init() {
     }
@@ -340,13 +932,15 @@ public struct ScreenshotParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ScreenshotParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("screenshot", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("screenshot", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -361,7 +955,7 @@ public struct ScreenshotParam: Codable, Hashable, Sendable {
 /// A scroll action.
 ///
 /// - Remark: Generated from `#/components/schemas/ScrollParam`.
-public struct ScrollParam: Codable, Hashable, Sendable {
+public struct ScrollParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate where the scroll occurred.
     public var x: Swift.Int
     /// The y-coordinate where the scroll occurred.
@@ -372,6 +966,8 @@ public struct ScrollParam: Codable, Hashable, Sendable {
     public var scrollY: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ScrollParam`.
     ///
@@ -404,18 +1000,20 @@ public struct ScrollParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ScrollParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("scroll", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.scrollX = try container.decode(Swift.Int.self, forKey: .scrollX)
-        self.scrollY = try container.decode(Swift.Int.self, forKey: .scrollY)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("scroll", .type, required: true)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.scrollX = try reader.required(Swift.Int.self, .scrollX)
+        self.scrollY = try reader.required(Swift.Int.self, .scrollY)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -435,9 +1033,11 @@ public struct ScrollParam: Codable, Hashable, Sendable {
 /// An action to type in text.
 ///
 /// - Remark: Generated from `#/components/schemas/TypeParam`.
-public struct TypeParam: Codable, Hashable, Sendable {
+public struct TypeParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text to type.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TypeParam`.
     ///
@@ -452,14 +1052,16 @@ public struct TypeParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TypeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TypeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("type", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("type", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -475,7 +1077,10 @@ public struct TypeParam: Codable, Hashable, Sendable {
 /// A wait action.
 ///
 /// - Remark: Generated from `#/components/schemas/WaitParam`.
-public struct WaitParam: Codable, Hashable, Sendable {
+public struct WaitParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `WaitParam`.
     public init() {
     }
@@ -484,13 +1089,15 @@ public struct WaitParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WaitParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WaitParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("wait", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("wait", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -505,13 +1112,15 @@ public struct WaitParam: Codable, Hashable, Sendable {
 /// A pending safety check for the computer call.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallSafetyCheckParam`.
-public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
+public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the pending safety check.
     public var id: Swift.String
     /// The `code` member.
     public var code: Swift.String?
     /// The `message` member.
     public var message: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerCallSafetyCheckParam`.
     ///
@@ -535,15 +1144,17 @@ public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes `ComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerCallSafetyCheckParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.optional(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -601,7 +1212,7 @@ public struct ToolSearchExecutionType: OpenEnum {
 /// The `ToolSearchCall` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolSearchCall`.
-public struct ToolSearchCall: Codable, Hashable, Sendable {
+public struct ToolSearchCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool search call item.
     public var id: Swift.String
     /// The `call_id` member.
@@ -614,6 +1225,8 @@ public struct ToolSearchCall: Codable, Hashable, Sendable {
     public var status: FunctionCallStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolSearchCall`.
     ///
@@ -650,19 +1263,21 @@ public struct ToolSearchCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolSearchCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decode(ToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(JSONValue.self, forKey: .arguments)
-        self.status = try container.decode(FunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.required(ToolSearchExecutionType.self, .execution)
+        self.arguments = try reader.required(JSONValue.self, .arguments)
+        self.status = try reader.required(FunctionCallStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -702,7 +1317,7 @@ public struct CallableToolAllowedCaller: OpenEnum {
 /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
-public struct FunctionTool: Codable, Hashable, Sendable {
+public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
     /// The `description` member.
@@ -717,6 +1332,8 @@ public struct FunctionTool: Codable, Hashable, Sendable {
     public var deferLoading: Swift.Bool?
     /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionTool`.
     ///
@@ -757,20 +1374,22 @@ public struct FunctionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
-        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional([Swift.String: JSONValue].self, .parameters)
+        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, .outputSchema)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -811,11 +1430,13 @@ public struct RankerVersionType: OpenEnum {
 /// The `HybridSearchOptions` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/HybridSearchOptions`.
-public struct HybridSearchOptions: Codable, Hashable, Sendable {
+public struct HybridSearchOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The weight of the embedding in the reciprocal ranking fusion.
     public var embeddingWeight: Swift.Double
     /// The weight of the text in the reciprocal ranking fusion.
     public var textWeight: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HybridSearchOptions`.
     ///
@@ -835,14 +1456,16 @@ public struct HybridSearchOptions: Codable, Hashable, Sendable {
         case textWeight = "text_weight"
     }
 
-    /// Decodes `HybridSearchOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HybridSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.embeddingWeight = try container.decode(Swift.Double.self, forKey: .embeddingWeight)
-        self.textWeight = try container.decode(Swift.Double.self, forKey: .textWeight)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.embeddingWeight = try reader.required(Swift.Double.self, .embeddingWeight)
+        self.textWeight = try reader.required(Swift.Double.self, .textWeight)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -858,13 +1481,15 @@ public struct HybridSearchOptions: Codable, Hashable, Sendable {
 /// The `RankingOptions` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/RankingOptions`.
-public struct RankingOptions: Codable, Hashable, Sendable {
+public struct RankingOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search.
     public var ranker: RankerVersionType?
     /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
     public var scoreThreshold: Swift.Double?
     /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
     public var hybridSearch: HybridSearchOptions?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RankingOptions`.
     ///
@@ -888,15 +1513,17 @@ public struct RankingOptions: Codable, Hashable, Sendable {
         case hybridSearch = "hybrid_search"
     }
 
-    /// Decodes `RankingOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.ranker = try container.decodeIfPresent(RankerVersionType.self, forKey: .ranker)
-        self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
-        self.hybridSearch = try container.decodeIfPresent(HybridSearchOptions.self, forKey: .hybridSearch)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.ranker = try reader.optional(RankerVersionType.self, .ranker)
+        self.scoreThreshold = try reader.optional(Swift.Double.self, .scoreThreshold)
+        self.hybridSearch = try reader.optional(HybridSearchOptions.self, .hybridSearch)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -915,7 +1542,7 @@ public struct RankingOptions: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Filters`.
-public enum Filters: Codable, Hashable, Sendable {
+public enum Filters: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
     case comparisonFilter(ComparisonFilter)
     /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
@@ -952,7 +1579,7 @@ public enum Filters: Codable, Hashable, Sendable {
 /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchTool`.
-public struct FileSearchTool: Codable, Hashable, Sendable {
+public struct FileSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The IDs of the vector stores to search.
     public var vectorStoreIDs: [Swift.String]
     /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
@@ -961,6 +1588,8 @@ public struct FileSearchTool: Codable, Hashable, Sendable {
     public var rankingOptions: RankingOptions?
     /// The `filters` member.
     public var filters: Filters?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileSearchTool`.
     ///
@@ -989,17 +1618,19 @@ public struct FileSearchTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FileSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
-        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
-        self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
-        self.rankingOptions = try container.decodeIfPresent(RankingOptions.self, forKey: .rankingOptions)
-        self.filters = try container.decodeIfPresent(Filters.self, forKey: .filters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search", .type, required: true)
+        self.vectorStoreIDs = try reader.required([Swift.String].self, .vectorStoreIDs)
+        self.maxNumResults = try reader.optional(Swift.Int.self, .maxNumResults)
+        self.rankingOptions = try reader.optional(RankingOptions.self, .rankingOptions)
+        self.filters = try reader.optional(Filters.self, .filters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1018,7 +1649,10 @@ public struct FileSearchTool: Codable, Hashable, Sendable {
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerTool`.
-public struct ComputerTool: Codable, Hashable, Sendable {
+public struct ComputerTool: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ComputerTool`.
     public init() {
     }
@@ -1027,13 +1661,15 @@ public struct ComputerTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1076,13 +1712,15 @@ public struct ComputerEnvironment: OpenEnum {
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerUsePreviewTool`.
-public struct ComputerUsePreviewTool: Codable, Hashable, Sendable {
+public struct ComputerUsePreviewTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of computer environment to control.
     public var environment: ComputerEnvironment
     /// The width of the computer display.
     public var displayWidth: Swift.Int
     /// The height of the computer display.
     public var displayHeight: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerUsePreviewTool`.
     ///
@@ -1107,16 +1745,18 @@ public struct ComputerUsePreviewTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerUsePreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_use_preview", forKey: .type)
-        self.environment = try container.decode(ComputerEnvironment.self, forKey: .environment)
-        self.displayWidth = try container.decode(Swift.Int.self, forKey: .displayWidth)
-        self.displayHeight = try container.decode(Swift.Int.self, forKey: .displayHeight)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_use_preview", .type, required: true)
+        self.environment = try reader.required(ComputerEnvironment.self, .environment)
+        self.displayWidth = try reader.required(Swift.Int.self, .displayWidth)
+        self.displayHeight = try reader.required(Swift.Int.self, .displayHeight)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1159,13 +1799,15 @@ public struct ContainerMemoryLimit: OpenEnum {
 /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
 ///
 /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam`.
-public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
+public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
     /// The `memory_limit` member.
     public var memoryLimit: ContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AutoCodeInterpreterToolParam`.
     ///
@@ -1190,16 +1832,18 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AutoCodeInterpreterToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(ContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(AutoCodeInterpreterToolParam.NetworkPolicy.self, forKey: .networkPolicy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("auto", .type, required: true)
+        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+        self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, .memoryLimit)
+        self.networkPolicy = try reader.optional(AutoCodeInterpreterToolParam.NetworkPolicy.self, .networkPolicy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1218,7 +1862,7 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
+    public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `disabled`
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// type: `allowlist`
@@ -1256,7 +1900,10 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
 /// The `ProgrammaticToolCallingParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProgrammaticToolCallingParam`.
-public struct ProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+public struct ProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `ProgrammaticToolCallingParam`.
     public init() {
     }
@@ -1265,13 +1912,15 @@ public struct ProgrammaticToolCallingParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("programmatic_tool_calling", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1327,7 +1976,10 @@ public struct ImageGenActionEnum: OpenEnum {
 /// A tool that allows the model to execute shell commands in a local environment.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellToolParam`.
-public struct LocalShellToolParam: Codable, Hashable, Sendable {
+public struct LocalShellToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `LocalShellToolParam`.
     public init() {
     }
@@ -1336,13 +1988,15 @@ public struct LocalShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `LocalShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local_shell", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1357,7 +2011,7 @@ public struct LocalShellToolParam: Codable, Hashable, Sendable {
 /// The `ContainerAutoParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
-public struct ContainerAutoParam: Codable, Hashable, Sendable {
+public struct ContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
     /// The `memory_limit` member.
@@ -1366,6 +2020,8 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
     public var networkPolicy: ContainerAutoParam.NetworkPolicy?
     /// An optional list of skills referenced by id or inline data.
     public var skills: [ContainerAutoParam.Skill]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerAutoParam`.
     ///
@@ -1394,17 +2050,19 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ContainerAutoParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(ContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(ContainerAutoParam.NetworkPolicy.self, forKey: .networkPolicy)
-        self.skills = try container.decodeIfPresent([ContainerAutoParam.Skill].self, forKey: .skills)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_auto", .type, required: true)
+        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+        self.memoryLimit = try reader.optional(ContainerMemoryLimit.self, .memoryLimit)
+        self.networkPolicy = try reader.optional(ContainerAutoParam.NetworkPolicy.self, .networkPolicy)
+        self.skills = try reader.optional([ContainerAutoParam.Skill].self, .skills)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1424,7 +2082,7 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
+    public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `disabled`
         case disabled(ContainerNetworkPolicyDisabledParam)
         /// type: `allowlist`
@@ -1463,7 +2121,7 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/skills/items`.
-    public enum Skill: Codable, Hashable, Sendable {
+    public enum Skill: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `skill_reference`
         case skillReference(SkillReferenceParam)
         /// type: `inline`
@@ -1501,13 +2159,15 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable {
 /// The `LocalSkillParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalSkillParam`.
-public struct LocalSkillParam: Codable, Hashable, Sendable {
+public struct LocalSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
     public var name: Swift.String
     /// The description of the skill.
     public var description: Swift.String
     /// The path to the directory containing the skill.
     public var path: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LocalSkillParam`.
     ///
@@ -1531,15 +2191,17 @@ public struct LocalSkillParam: Codable, Hashable, Sendable {
         case path
     }
 
-    /// Decodes `LocalSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1556,9 +2218,11 @@ public struct LocalSkillParam: Codable, Hashable, Sendable {
 /// The `LocalEnvironmentParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentParam`.
-public struct LocalEnvironmentParam: Codable, Hashable, Sendable {
+public struct LocalEnvironmentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of skills.
     public var skills: [LocalSkillParam]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LocalEnvironmentParam`.
     ///
@@ -1573,14 +2237,16 @@ public struct LocalEnvironmentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `LocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalEnvironmentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local", forKey: .type)
-        self.skills = try container.decodeIfPresent([LocalSkillParam].self, forKey: .skills)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local", .type, required: true)
+        self.skills = try reader.optional([LocalSkillParam].self, .skills)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1596,9 +2262,11 @@ public struct LocalEnvironmentParam: Codable, Hashable, Sendable {
 /// The `ContainerReferenceParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceParam`.
-public struct ContainerReferenceParam: Codable, Hashable, Sendable {
+public struct ContainerReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced container.
     public var containerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerReferenceParam`.
     ///
@@ -1613,14 +2281,16 @@ public struct ContainerReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ContainerReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_reference", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_reference", .type, required: true)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1636,11 +2306,13 @@ public struct ContainerReferenceParam: Codable, Hashable, Sendable {
 /// A tool that allows the model to execute shell commands.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam`.
-public struct FunctionShellToolParam: Codable, Hashable, Sendable {
+public struct FunctionShellToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `environment` member.
     public var environment: FunctionShellToolParam.Environment?
     /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellToolParam`.
     ///
@@ -1661,15 +2333,17 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
-        self.environment = try container.decodeIfPresent(FunctionShellToolParam.Environment.self, forKey: .environment)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell", .type, required: true)
+        self.environment = try reader.optional(FunctionShellToolParam.Environment.self, .environment)
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1687,7 +2361,7 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
+    public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `container_auto`
         case containerAuto(ContainerAutoParam)
         /// type: `local`
@@ -1730,7 +2404,10 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable {
 /// Unconstrained free-form text.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomTextFormatParam`.
-public struct CustomTextFormatParam: Codable, Hashable, Sendable {
+public struct CustomTextFormatParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `CustomTextFormatParam`.
     public init() {
     }
@@ -1739,13 +2416,15 @@ public struct CustomTextFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomTextFormatParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1779,11 +2458,13 @@ public struct GrammarSyntax1: OpenEnum {
 /// A grammar defined by the user.
 ///
 /// - Remark: Generated from `#/components/schemas/CustomGrammarFormatParam`.
-public struct CustomGrammarFormatParam: Codable, Hashable, Sendable {
+public struct CustomGrammarFormatParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The syntax of the grammar definition. One of `lark` or `regex`.
     public var syntax: GrammarSyntax1
     /// The grammar definition.
     public var definition: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CustomGrammarFormatParam`.
     ///
@@ -1804,15 +2485,17 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("grammar", forKey: .type)
-        self.syntax = try container.decode(GrammarSyntax1.self, forKey: .syntax)
-        self.definition = try container.decode(Swift.String.self, forKey: .definition)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("grammar", .type, required: true)
+        self.syntax = try reader.required(GrammarSyntax1.self, .syntax)
+        self.definition = try reader.required(Swift.String.self, .definition)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1829,7 +2512,7 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable {
 /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools)
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolParam`.
-public struct CustomToolParam: Codable, Hashable, Sendable {
+public struct CustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the custom tool, used to identify it in tool calls.
     public var name: Swift.String
     /// Optional description of the custom tool, used to provide more context.
@@ -1840,6 +2523,8 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
     public var deferLoading: Swift.Bool?
     /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CustomToolParam`.
     ///
@@ -1872,18 +2557,20 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CustomToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.format = try container.decodeIfPresent(CustomToolParam.Format.self, forKey: .format)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.format = try reader.optional(CustomToolParam.Format.self, .format)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1904,7 +2591,7 @@ public struct CustomToolParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolParam/properties/format`.
-    public enum Format: Codable, Hashable, Sendable {
+    public enum Format: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Unconstrained free-form text. (type: `text`)
         case text(CustomTextFormatParam)
         /// A grammar defined by the user. (type: `grammar`)
@@ -1947,7 +2634,7 @@ public typealias EmptyModelParam = [Swift.String: JSONValue]
 /// The `FunctionToolParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolParam`.
-public struct FunctionToolParam: Codable, Hashable, Sendable {
+public struct FunctionToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `name` member.
     public var name: Swift.String
     /// The `description` member.
@@ -1962,6 +2649,8 @@ public struct FunctionToolParam: Codable, Hashable, Sendable {
     public var deferLoading: Swift.Bool?
     /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionToolParam`.
     ///
@@ -2002,20 +2691,22 @@ public struct FunctionToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent(EmptyModelParam.self, forKey: .parameters)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional(EmptyModelParam.self, .parameters)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, .outputSchema)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2037,13 +2728,15 @@ public struct FunctionToolParam: Codable, Hashable, Sendable {
 /// Groups function/custom tools under a shared namespace.
 ///
 /// - Remark: Generated from `#/components/schemas/NamespaceToolParam`.
-public struct NamespaceToolParam: Codable, Hashable, Sendable {
+public struct NamespaceToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The namespace name used in tool calls (for example, `crm`).
     public var name: Swift.String
     /// A description of the namespace shown to the model.
     public var description: Swift.String
     /// The function/custom tools available inside this namespace.
     public var tools: [NamespaceToolParam.ToolValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `NamespaceToolParam`.
     ///
@@ -2068,16 +2761,18 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `NamespaceToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `NamespaceToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("namespace", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.tools = try container.decodeIfPresent([NamespaceToolParam.ToolValue].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("namespace", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.tools = try reader.required([NamespaceToolParam.ToolValue].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2096,7 +2791,7 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/NamespaceToolParam/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `function`
         case function(FunctionToolParam)
         /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
@@ -2134,13 +2829,15 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable {
 /// Hosted or BYOT tool search configuration for deferred tools.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolSearchToolParam`.
-public struct ToolSearchToolParam: Codable, Hashable, Sendable {
+public struct ToolSearchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether tool search is executed by the server or by the client.
     public var execution: ToolSearchExecutionType?
     /// The `description` member.
     public var description: Swift.String?
     /// The `parameters` member.
     public var parameters: EmptyModelParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolSearchToolParam`.
     ///
@@ -2165,16 +2862,18 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolSearchToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search", forKey: .type)
-        self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent(EmptyModelParam.self, forKey: .parameters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search", .type, required: true)
+        self.execution = try reader.optional(ToolSearchExecutionType.self, .execution)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional(EmptyModelParam.self, .parameters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2192,7 +2891,7 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable {
 /// The `ApproximateLocation` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ApproximateLocation`.
-public struct ApproximateLocation: Codable, Hashable, Sendable {
+public struct ApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `country` member.
     public var country: Swift.String?
     /// The `region` member.
@@ -2201,6 +2900,8 @@ public struct ApproximateLocation: Codable, Hashable, Sendable {
     public var city: Swift.String?
     /// The `timezone` member.
     public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApproximateLocation`.
     ///
@@ -2229,17 +2930,19 @@ public struct ApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ApproximateLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("approximate", forKey: .type)
-        self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
-        self.region = try container.decodeIfPresent(Swift.String.self, forKey: .region)
-        self.city = try container.decodeIfPresent(Swift.String.self, forKey: .city)
-        self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("approximate", .type, required: true)
+        self.country = try reader.optional(Swift.String.self, .country)
+        self.region = try reader.optional(Swift.String.self, .region)
+        self.city = try reader.optional(Swift.String.self, .city)
+        self.timezone = try reader.optional(Swift.String.self, .timezone)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2299,7 +3002,7 @@ public struct SearchContentType: OpenEnum {
 /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchPreviewTool`.
-public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
+public struct WebSearchPreviewTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
     public var type: WebSearchPreviewTool.TypeValue
     /// The `user_location` member.
@@ -2308,6 +3011,8 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
     public var searchContextSize: SearchContextSize?
     /// The `search_content_types` member.
     public var searchContentTypes: [SearchContentType]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchPreviewTool`.
     ///
@@ -2335,16 +3040,18 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
         case searchContentTypes = "search_content_types"
     }
 
-    /// Decodes `WebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(WebSearchPreviewTool.TypeValue.self, forKey: .type)
-        self.userLocation = try container.decodeIfPresent(ApproximateLocation.self, forKey: .userLocation)
-        self.searchContextSize = try container.decodeIfPresent(SearchContextSize.self, forKey: .searchContextSize)
-        self.searchContentTypes = try container.decodeIfPresent([SearchContentType].self, forKey: .searchContentTypes)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(WebSearchPreviewTool.TypeValue.self, .type)
+        self.userLocation = try reader.optional(ApproximateLocation.self, .userLocation)
+        self.searchContextSize = try reader.optional(SearchContextSize.self, .searchContextSize)
+        self.searchContentTypes = try reader.optional([SearchContentType].self, .searchContentTypes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2381,9 +3088,11 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable {
 /// Allows the assistant to create, delete, or update files using unified diffs.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolParam`.
-public struct ApplyPatchToolParam: Codable, Hashable, Sendable {
+public struct ApplyPatchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `allowed_callers` member.
     public var allowedCallers: [CallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApplyPatchToolParam`.
     ///
@@ -2398,14 +3107,16 @@ public struct ApplyPatchToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch", forKey: .type)
-        self.allowedCallers = try container.decodeIfPresent([CallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch", .type, required: true)
+        self.allowedCallers = try reader.optional([CallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2421,7 +3132,7 @@ public struct ApplyPatchToolParam: Codable, Hashable, Sendable {
 /// The `ToolSearchOutput` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolSearchOutput`.
-public struct ToolSearchOutput: Codable, Hashable, Sendable {
+public struct ToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool search output item.
     public var id: Swift.String
     /// The `call_id` member.
@@ -2434,6 +3145,8 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
     public var status: FunctionCallOutputStatusEnum
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolSearchOutput`.
     ///
@@ -2470,19 +3183,21 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolSearchOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decode(ToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
-        self.status = try container.decode(FunctionCallOutputStatusEnum.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.required(ToolSearchExecutionType.self, .execution)
+        self.tools = try reader.required([Tool].self, .tools)
+        self.status = try reader.required(FunctionCallOutputStatusEnum.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2503,13 +3218,15 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable {
 /// The `AdditionalTools` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AdditionalTools`.
-public struct AdditionalTools: Codable, Hashable, Sendable {
+public struct AdditionalTools: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the additional tools item.
     public var id: Swift.String
     /// The role that provided the additional tools.
     public var role: MessageRole
     /// The additional tool definitions made available at this item.
     public var tools: [Tool]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AdditionalTools`.
     ///
@@ -2534,16 +3251,18 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AdditionalTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdditionalTools` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("additional_tools", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.role = try container.decode(MessageRole.self, forKey: .role)
-        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("additional_tools", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.role = try reader.required(MessageRole.self, .role)
+        self.tools = try reader.required([Tool].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2561,7 +3280,7 @@ public struct AdditionalTools: Codable, Hashable, Sendable {
 /// The `Program` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Program`.
-public struct Program: Codable, Hashable, Sendable {
+public struct Program: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the program item.
     public var id: Swift.String
     /// The stable call ID of the program item.
@@ -2570,6 +3289,8 @@ public struct Program: Codable, Hashable, Sendable {
     public var code: Swift.String
     /// Opaque program replay fingerprint that must be round-tripped.
     public var fingerprint: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Program`.
     ///
@@ -2598,17 +3319,19 @@ public struct Program: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Program` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Program` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.fingerprint = try reader.required(Swift.String.self, .fingerprint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2646,7 +3369,7 @@ public struct ProgramOutputStatus: OpenEnum {
 /// The `ProgramOutput` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramOutput`.
-public struct ProgramOutput: Codable, Hashable, Sendable {
+public struct ProgramOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the program output item.
     public var id: Swift.String
     /// The call ID of the program item.
@@ -2655,6 +3378,8 @@ public struct ProgramOutput: Codable, Hashable, Sendable {
     public var result: Swift.String
     /// The terminal status of the program output item.
     public var status: ProgramOutputStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProgramOutput`.
     ///
@@ -2683,17 +3408,19 @@ public struct ProgramOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ProgramOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.result = try container.decode(Swift.String.self, forKey: .result)
-        self.status = try container.decode(ProgramOutputStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.result = try reader.required(Swift.String.self, .result)
+        self.status = try reader.required(ProgramOutputStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2712,13 +3439,15 @@ public struct ProgramOutput: Codable, Hashable, Sendable {
 /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionBody`.
-public struct CompactionBody: Codable, Hashable, Sendable {
+public struct CompactionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the compaction item.
     public var id: Swift.String
     /// The encrypted content that was produced by compaction.
     public var encryptedContent: Swift.String
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompactionBody`.
     ///
@@ -2743,16 +3472,18 @@ public struct CompactionBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CompactionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("compaction", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2770,9 +3501,11 @@ public struct CompactionBody: Codable, Hashable, Sendable {
 /// The logs output from the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterOutputLogs`.
-public struct CodeInterpreterOutputLogs: Codable, Hashable, Sendable {
+public struct CodeInterpreterOutputLogs: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The logs output from the code interpreter.
     public var logs: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodeInterpreterOutputLogs`.
     ///
@@ -2787,14 +3520,16 @@ public struct CodeInterpreterOutputLogs: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterOutputLogs` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.logs = try container.decode(Swift.String.self, forKey: .logs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.logs = try reader.required(Swift.String.self, .logs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2810,9 +3545,11 @@ public struct CodeInterpreterOutputLogs: Codable, Hashable, Sendable {
 /// The image output from the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterOutputImage`.
-public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable {
+public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the image output from the code interpreter.
     public var url: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodeInterpreterOutputImage`.
     ///
@@ -2827,14 +3564,16 @@ public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodeInterpreterOutputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image", .type, required: true)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2850,7 +3589,7 @@ public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable {
 /// Execute a shell command on the server.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalShellExecAction`.
-public struct LocalShellExecAction: Codable, Hashable, Sendable {
+public struct LocalShellExecAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The command to run.
     public var command: [Swift.String]
     /// The `timeout_ms` member.
@@ -2861,6 +3600,8 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
     public var env: [Swift.String: Swift.String]
     /// The `user` member.
     public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LocalShellExecAction`.
     ///
@@ -2893,18 +3634,20 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `LocalShellExecAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalShellExecAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exec", forKey: .type)
-        self.command = try container.decodeIfPresent([Swift.String].self, forKey: .command) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.workingDirectory = try container.decodeIfPresent(Swift.String.self, forKey: .workingDirectory)
-        self.env = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .env) ?? [:]
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("exec", .type, required: true)
+        self.command = try reader.required([Swift.String].self, .command)
+        self.timeoutMs = try reader.optional(Swift.Int.self, .timeoutMs)
+        self.workingDirectory = try reader.optional(Swift.String.self, .workingDirectory)
+        self.env = try reader.required([Swift.String: Swift.String].self, .env)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2924,13 +3667,15 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable {
 /// Execute a shell command.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellAction`.
-public struct FunctionShellAction: Codable, Hashable, Sendable {
+public struct FunctionShellAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `commands` member.
     public var commands: [Swift.String]
     /// The `timeout_ms` member.
     public var timeoutMs: Swift.Int?
     /// The `max_output_length` member.
     public var maxOutputLength: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellAction`.
     ///
@@ -2954,15 +3699,17 @@ public struct FunctionShellAction: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
-    /// Decodes `FunctionShellAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.commands = try reader.required([Swift.String].self, .commands)
+        self.timeoutMs = try reader.optional(Swift.Int.self, .timeoutMs)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3001,7 +3748,10 @@ public struct FunctionShellCallStatus: OpenEnum {
 /// Represents the use of a local environment to perform shell actions.
 ///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentResource`.
-public struct LocalEnvironmentResource: Codable, Hashable, Sendable {
+public struct LocalEnvironmentResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `LocalEnvironmentResource`.
     public init() {
     }
@@ -3010,13 +3760,15 @@ public struct LocalEnvironmentResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `LocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `LocalEnvironmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3031,9 +3783,11 @@ public struct LocalEnvironmentResource: Codable, Hashable, Sendable {
 /// Represents a container created with /v1/containers.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceResource`.
-public struct ContainerReferenceResource: Codable, Hashable, Sendable {
+public struct ContainerReferenceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `container_id` member.
     public var containerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ContainerReferenceResource`.
     ///
@@ -3048,14 +3802,16 @@ public struct ContainerReferenceResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ContainerReferenceResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ContainerReferenceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_reference", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_reference", .type, required: true)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3071,7 +3827,7 @@ public struct ContainerReferenceResource: Codable, Hashable, Sendable {
 /// A tool call that executes one or more shell commands in a managed environment.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCall`.
-public struct FunctionShellCall: Codable, Hashable, Sendable {
+public struct FunctionShellCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the shell tool call. Populated when this item is returned via API.
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
@@ -3086,6 +3842,8 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
     public var environment: FunctionShellCall.Environment?
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellCall`.
     ///
@@ -3126,20 +3884,22 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionShellCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.action = try container.decode(FunctionShellAction.self, forKey: .action)
-        self.status = try container.decode(FunctionShellCallStatus.self, forKey: .status)
-        self.environment = try container.decodeIfPresent(FunctionShellCall.Environment.self, forKey: .environment)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.action = try reader.required(FunctionShellAction.self, .action)
+        self.status = try reader.required(FunctionShellCallStatus.self, .status)
+        self.environment = try reader.optional(FunctionShellCall.Environment.self, .environment)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3162,7 +3922,7 @@ public struct FunctionShellCall: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCall/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
+    public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Represents the use of a local environment to perform shell actions. (type: `local`)
         case local(LocalEnvironmentResource)
         /// Represents a container created with /v1/containers. (type: `container_reference`)
@@ -3217,742 +3977,4 @@ public struct FunctionShellCallOutputStatusEnum: OpenEnum {
 
     /// `incomplete`
     public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
-public struct FunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable {
-    /// Creates a new `FunctionShellCallOutputTimeoutOutcome`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `FunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("timeout", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("timeout", forKey: .type)
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcome`.
-public struct FunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable {
-    /// Exit code from the shell process.
-    public var exitCode: Swift.Int
-
-    /// Creates a new `FunctionShellCallOutputExitOutcome`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: Exit code from the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case exitCode = "exit_code"
-        case type
-    }
-
-    /// Decodes `FunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exit", forKey: .type)
-        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("exit", forKey: .type)
-        try container.encode(self.exitCode, forKey: .exitCode)
-    }
-}
-
-/// The content of a shell tool call output that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent`.
-public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable {
-    /// The standard output that was captured.
-    public var stdout: Swift.String
-    /// The standard error output that was captured.
-    public var stderr: Swift.String
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    public var outcome: FunctionShellCallOutputContent.Outcome
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `FunctionShellCallOutputContent`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The standard output that was captured.
-    ///   - stderr: The standard error output that was captured.
-    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: FunctionShellCallOutputContent.Outcome,
-        createdBy: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case stdout
-        case stderr
-        case outcome
-        case createdBy = "created_by"
-    }
-
-    /// Decodes `FunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
-        self.outcome = try container.decode(FunctionShellCallOutputContent.Outcome.self, forKey: .outcome)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.stdout, forKey: .stdout)
-        try container.encode(self.stderr, forKey: .stderr)
-        try container.encode(self.outcome, forKey: .outcome)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent/properties/outcome`.
-    public enum Outcome: Codable, Hashable, Sendable {
-        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
-        case timeout(FunctionShellCallOutputTimeoutOutcome)
-        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
-        case exit(FunctionShellCallOutputExitOutcome)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try FunctionShellCallOutputTimeoutOutcome(from: decoder))
-            case "exit":
-                self = .exit(try FunctionShellCallOutputExitOutcome(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The output of a shell tool call that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutput`.
-public struct FunctionShellCallOutput: Codable, Hashable, Sendable {
-    /// The unique ID of the shell call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: ToolCallCaller?
-    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    public var status: FunctionShellCallOutputStatusEnum
-    /// An array of shell call output contents
-    public var output: [FunctionShellCallOutputContent]
-    /// The `max_output_length` member.
-    public var maxOutputLength: Swift.Int?
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `FunctionShellCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    ///   - output: An array of shell call output contents
-    ///   - caller: The `caller` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: FunctionShellCallOutputStatusEnum,
-        output: [FunctionShellCallOutputContent],
-        caller: ToolCallCaller? = nil,
-        maxOutputLength: Swift.Int? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.maxOutputLength = maxOutputLength
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case maxOutputLength = "max_output_length"
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `FunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(FunctionShellCallOutputStatusEnum.self, forKey: .status)
-        self.output = try container.decodeIfPresent([FunctionShellCallOutputContent].self, forKey: .output) ?? []
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call_output", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.output, forKey: .output)
-        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// The `ApplyPatchCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatus`.
-public struct ApplyPatchCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// Instruction describing how to create a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperation`.
-public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to create.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-
-    /// Creates a new `ApplyPatchCreateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    /// Decodes `ApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("create_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("create_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// Instruction describing how to delete a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperation`.
-public struct ApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to delete.
-    public var path: Swift.String
-
-    /// Creates a new `ApplyPatchDeleteFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete.
-    public init(path: Swift.String) {
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case type
-    }
-
-    /// Decodes `ApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("delete_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("delete_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// Instruction describing how to update a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperation`.
-public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to update.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-
-    /// Creates a new `ApplyPatchUpdateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    /// Decodes `ApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("update_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("update_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// A tool call that applies file diffs by creating, deleting, or updating files.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall`.
-public struct ApplyPatchToolCall: Codable, Hashable, Sendable {
-    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: ToolCallCaller?
-    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
-    public var status: ApplyPatchCallStatus
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    public var operation: ApplyPatchToolCall.Operation
-    /// The ID of the entity that created this tool call.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `ApplyPatchToolCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
-    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///   - caller: The `caller` member.
-    ///   - createdBy: The ID of the entity that created this tool call.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: ApplyPatchCallStatus,
-        operation: ApplyPatchToolCall.Operation,
-        caller: ToolCallCaller? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.operation = operation
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case operation
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `ApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(ApplyPatchCallStatus.self, forKey: .status)
-        self.operation = try container.decode(ApplyPatchToolCall.Operation.self, forKey: .operation)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.operation, forKey: .operation)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall/properties/operation`.
-    public enum Operation: Codable, Hashable, Sendable {
-        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
-        case createFile(ApplyPatchCreateFileOperation)
-        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
-        case deleteFile(ApplyPatchDeleteFileOperation)
-        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
-        case updateFile(ApplyPatchUpdateFileOperation)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "create_file":
-                self = .createFile(try ApplyPatchCreateFileOperation(from: decoder))
-            case "delete_file":
-                self = .deleteFile(try ApplyPatchDeleteFileOperation(from: decoder))
-            case "update_file":
-                self = .updateFile(try ApplyPatchUpdateFileOperation(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .createFile(let value): try value.encode(to: encoder)
-            case .deleteFile(let value): try value.encode(to: encoder)
-            case .updateFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The `ApplyPatchCallOutputStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatus`.
-public struct ApplyPatchCallOutputStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// The output emitted by an apply patch tool call.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutput`.
-public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable {
-    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: ToolCallCaller?
-    /// The status of the apply patch tool call output. One of `completed` or `failed`.
-    public var status: ApplyPatchCallOutputStatus
-    /// The `output` member.
-    public var output: Swift.String?
-    /// The ID of the entity that created this tool call output.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `ApplyPatchToolCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - caller: The `caller` member.
-    ///   - output: The `output` member.
-    ///   - createdBy: The ID of the entity that created this tool call output.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: ApplyPatchCallOutputStatus,
-        caller: ToolCallCaller? = nil,
-        output: Swift.String? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `ApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(ApplyPatchCallOutputStatus.self, forKey: .status)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call_output", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.output, forKey: .output)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// The `MCPProtocolError` schema.
-///
-/// - Remark: Generated from `#/components/schemas/MCPProtocolError`.
-public struct MCPProtocolError: Codable, Hashable, Sendable {
-    /// The `code` member.
-    public var code: Swift.Int
-    /// The `message` member.
-    public var message: Swift.String
-
-    /// Creates a new `MCPProtocolError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
-    public init(
-        code: Swift.Int,
-        message: Swift.String
-    ) {
-        self.code = code
-        self.message = message
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case code
-        case message
-        case type
-    }
-
-    /// Decodes `MCPProtocolError` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_protocol_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_protocol_error", forKey: .type)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.message, forKey: .message)
-    }
-}
-
-/// The `MCPToolExecutionError` schema.
-///
-/// - Remark: Generated from `#/components/schemas/MCPToolExecutionError`.
-public struct MCPToolExecutionError: Codable, Hashable, Sendable {
-    /// The `content` member.
-    public var content: JSONValue
-
-    /// Creates a new `MCPToolExecutionError`.
-    ///
-    /// - Parameters:
-    ///   - content: The `content` member.
-    public init(content: JSONValue) {
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case content
-        case type
-    }
-
-    /// Decodes `MCPToolExecutionError` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_tool_execution_error", forKey: .type)
-        self.content = try container.decode(JSONValue.self, forKey: .content)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_tool_execution_error", forKey: .type)
-        try container.encode(self.content, forKey: .content)
-    }
 }

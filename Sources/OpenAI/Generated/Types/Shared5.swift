@@ -3,14 +3,799 @@
 
 import Foundation
 
-/// The `HTTPError` schema.
+/// Indicates that the shell call exceeded its configured time limit.
 ///
-/// - Remark: Generated from `#/components/schemas/HTTPError`.
-public struct HTTPError: Codable, Hashable, Sendable {
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
+public struct FunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutputTimeoutOutcome`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `FunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("timeout", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("timeout", forKey: .type)
+    }
+}
+
+/// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcome`.
+public struct FunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Exit code from the shell process.
+    public var exitCode: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutputExitOutcome`.
+    ///
+    /// - Parameters:
+    ///   - exitCode: Exit code from the shell process.
+    public init(exitCode: Swift.Int) {
+        self.exitCode = exitCode
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case exitCode = "exit_code"
+        case type
+    }
+
+    /// Decodes `FunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("exit", .type, required: true)
+        self.exitCode = try reader.required(Swift.Int.self, .exitCode)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("exit", forKey: .type)
+        try container.encode(self.exitCode, forKey: .exitCode)
+    }
+}
+
+/// The content of a shell tool call output that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent`.
+public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The standard output that was captured.
+    public var stdout: Swift.String
+    /// The standard error output that was captured.
+    public var stderr: Swift.String
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    public var outcome: FunctionShellCallOutputContent.Outcome
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutputContent`.
+    ///
+    /// - Parameters:
+    ///   - stdout: The standard output that was captured.
+    ///   - stderr: The standard error output that was captured.
+    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        stdout: Swift.String,
+        stderr: Swift.String,
+        outcome: FunctionShellCallOutputContent.Outcome,
+        createdBy: Swift.String? = nil
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outcome = outcome
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case stdout
+        case stderr
+        case outcome
+        case createdBy = "created_by"
+    }
+
+    /// Decodes `FunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.stdout = try reader.required(Swift.String.self, .stdout)
+        self.stderr = try reader.required(Swift.String.self, .stderr)
+        self.outcome = try reader.required(FunctionShellCallOutputContent.Outcome.self, .outcome)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.stdout, forKey: .stdout)
+        try container.encode(self.stderr, forKey: .stderr)
+        try container.encode(self.outcome, forKey: .outcome)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent/properties/outcome`.
+    public enum Outcome: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+        case timeout(FunctionShellCallOutputTimeoutOutcome)
+        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+        case exit(FunctionShellCallOutputExitOutcome)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "timeout":
+                self = .timeout(try FunctionShellCallOutputTimeoutOutcome(from: decoder))
+            case "exit":
+                self = .exit(try FunctionShellCallOutputExitOutcome(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .timeout(let value): try value.encode(to: encoder)
+            case .exit(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The output of a shell tool call that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutput`.
+public struct FunctionShellCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the shell call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: ToolCallCaller?
+    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    public var status: FunctionShellCallOutputStatusEnum
+    /// An array of shell call output contents
+    public var output: [FunctionShellCallOutputContent]
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - output: An array of shell call output contents
+    ///   - caller: The `caller` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: FunctionShellCallOutputStatusEnum,
+        output: [FunctionShellCallOutputContent],
+        caller: ToolCallCaller? = nil,
+        maxOutputLength: Swift.Int? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+        self.maxOutputLength = maxOutputLength
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case maxOutputLength = "max_output_length"
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `FunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.status = try reader.required(FunctionShellCallOutputStatusEnum.self, .status)
+        self.output = try reader.required([FunctionShellCallOutputContent].self, .output)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call_output", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.output, forKey: .output)
+        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// The `ApplyPatchCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatus`.
+public struct ApplyPatchCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+}
+
+/// Instruction describing how to create a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperation`.
+public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to create.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchCreateFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to create.
+    ///   - diff: Diff to apply.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes `ApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("create_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("create_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// Instruction describing how to delete a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperation`.
+public struct ApplyPatchDeleteFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to delete.
+    public var path: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchDeleteFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to delete.
+    public init(path: Swift.String) {
+        self.path = path
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case type
+    }
+
+    /// Decodes `ApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("delete_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("delete_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// Instruction describing how to update a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperation`.
+public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to update.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchUpdateFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to update.
+    ///   - diff: Diff to apply.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes `ApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("update_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("update_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// A tool call that applies file diffs by creating, deleting, or updating files.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall`.
+public struct ApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: ToolCallCaller?
+    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
+    public var status: ApplyPatchCallStatus
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    public var operation: ApplyPatchToolCall.Operation
+    /// The ID of the entity that created this tool call.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    ///   - caller: The `caller` member.
+    ///   - createdBy: The ID of the entity that created this tool call.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: ApplyPatchCallStatus,
+        operation: ApplyPatchToolCall.Operation,
+        caller: ToolCallCaller? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.operation = operation
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case operation
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `ApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.status = try reader.required(ApplyPatchCallStatus.self, .status)
+        self.operation = try reader.required(ApplyPatchToolCall.Operation.self, .operation)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.operation, forKey: .operation)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall/properties/operation`.
+    public enum Operation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
+        case createFile(ApplyPatchCreateFileOperation)
+        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
+        case deleteFile(ApplyPatchDeleteFileOperation)
+        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
+        case updateFile(ApplyPatchUpdateFileOperation)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "create_file":
+                self = .createFile(try ApplyPatchCreateFileOperation(from: decoder))
+            case "delete_file":
+                self = .deleteFile(try ApplyPatchDeleteFileOperation(from: decoder))
+            case "update_file":
+                self = .updateFile(try ApplyPatchUpdateFileOperation(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .createFile(let value): try value.encode(to: encoder)
+            case .deleteFile(let value): try value.encode(to: encoder)
+            case .updateFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `ApplyPatchCallOutputStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatus`.
+public struct ApplyPatchCallOutputStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// The output emitted by an apply patch tool call.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutput`.
+public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: ToolCallCaller?
+    /// The status of the apply patch tool call output. One of `completed` or `failed`.
+    public var status: ApplyPatchCallOutputStatus
+    /// The `output` member.
+    public var output: Swift.String?
+    /// The ID of the entity that created this tool call output.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchToolCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
+    ///   - caller: The `caller` member.
+    ///   - output: The `output` member.
+    ///   - createdBy: The ID of the entity that created this tool call output.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: ApplyPatchCallOutputStatus,
+        caller: ToolCallCaller? = nil,
+        output: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `ApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.status = try reader.required(ApplyPatchCallOutputStatus.self, .status)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call_output", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.output, forKey: .output)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// The `MCPProtocolError` schema.
+///
+/// - Remark: Generated from `#/components/schemas/MCPProtocolError`.
+public struct MCPProtocolError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `code` member.
     public var code: Swift.Int
     /// The `message` member.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MCPProtocolError`.
+    ///
+    /// - Parameters:
+    ///   - code: The `code` member.
+    ///   - message: The `message` member.
+    public init(
+        code: Swift.Int,
+        message: Swift.String
+    ) {
+        self.code = code
+        self.message = message
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case code
+        case message
+        case type
+    }
+
+    /// Decodes `MCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_protocol_error", .type, required: true)
+        self.code = try reader.required(Swift.Int.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_protocol_error", forKey: .type)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.message, forKey: .message)
+    }
+}
+
+/// The `MCPToolExecutionError` schema.
+///
+/// - Remark: Generated from `#/components/schemas/MCPToolExecutionError`.
+public struct MCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `content` member.
+    public var content: JSONValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MCPToolExecutionError`.
+    ///
+    /// - Parameters:
+    ///   - content: The `content` member.
+    public init(content: JSONValue) {
+        self.content = content
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case content
+        case type
+    }
+
+    /// Decodes `MCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_tool_execution_error", .type, required: true)
+        self.content = try reader.required(JSONValue.self, .content)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_tool_execution_error", forKey: .type)
+        try container.encode(self.content, forKey: .content)
+    }
+}
+
+/// The `HTTPError` schema.
+///
+/// - Remark: Generated from `#/components/schemas/HTTPError`.
+public struct HTTPError: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `code` member.
+    public var code: Swift.Int
+    /// The `message` member.
+    public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPError`.
     ///
@@ -31,15 +816,17 @@ public struct HTTPError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `HTTPError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("http_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("http_error", .type, required: true)
+        self.code = try reader.required(Swift.Int.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -131,7 +918,7 @@ public struct FunctionCallItemStatus: OpenEnum {
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallOutputItemParam`.
-public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable {
+public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The ID of the computer tool call that produced the output.
@@ -142,6 +929,8 @@ public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable {
     public var acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]?
     /// The `status` member.
     public var status: FunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComputerCallOutputItemParam`.
     ///
@@ -174,18 +963,20 @@ public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComputerCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(ComputerScreenshotImage.self, forKey: .output)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([ComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.output = try reader.required(ComputerScreenshotImage.self, .output)
+        self.acknowledgedSafetyChecks = try reader.optional([ComputerCallSafetyCheckParam].self, .acknowledgedSafetyChecks)
+        self.status = try reader.optional(FunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -205,11 +996,13 @@ public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable {
 /// A text input to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/InputTextContentParam`.
-public struct InputTextContentParam: Codable, Hashable, Sendable {
+public struct InputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text input to the model.
     public var text: Swift.String
     /// The `prompt_cache_breakpoint` member.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputTextContentParam`.
     ///
@@ -230,15 +1023,17 @@ public struct InputTextContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputTextContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -255,7 +1050,7 @@ public struct InputTextContentParam: Codable, Hashable, Sendable {
 /// An image input to the model. Learn about [image inputs](/docs/guides/vision)
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContentParamAutoParam`.
-public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable {
+public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_url` member.
     public var imageURL: Swift.String?
     /// The `file_id` member.
@@ -264,6 +1059,8 @@ public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable {
     public var detail: DetailEnum?
     /// The `prompt_cache_breakpoint` member.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputImageContentParamAutoParam`.
     ///
@@ -292,17 +1089,19 @@ public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decodeIfPresent(DetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_image", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.detail = try reader.optional(DetailEnum.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -343,7 +1142,7 @@ public struct FileDetailEnum: OpenEnum {
 /// A file input to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/InputFileContentParam`.
-public struct InputFileContentParam: Codable, Hashable, Sendable {
+public struct InputFileContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `file_id` member.
     public var fileID: Swift.String?
     /// The `filename` member.
@@ -356,6 +1155,8 @@ public struct InputFileContentParam: Codable, Hashable, Sendable {
     public var detail: FileDetailEnum?
     /// The `prompt_cache_breakpoint` member.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputFileContentParam`.
     ///
@@ -392,19 +1193,21 @@ public struct InputFileContentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputFileContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputFileContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_file", forKey: .type)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
-        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
-        self.detail = try container.decodeIfPresent(FileDetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(PromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_file", .type, required: true)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.filename = try reader.optional(Swift.String.self, .filename)
+        self.fileData = try reader.optional(Swift.String.self, .fileData)
+        self.fileURL = try reader.optional(Swift.String.self, .fileURL)
+        self.detail = try reader.optional(FileDetailEnum.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -425,7 +1228,7 @@ public struct InputFileContentParam: Codable, Hashable, Sendable {
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam`.
-public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
+public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The `call_id` member.
@@ -440,6 +1243,8 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
     public var caller: ToolCallCallerParam?
     /// The `status` member.
     public var status: FunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionCallOutputItemParam`.
     ///
@@ -480,20 +1285,22 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(FunctionCallOutputItemParam.Output.self, forKey: .output)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.output = try reader.required(FunctionCallOutputItemParam.Output.self, .output)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.status = try reader.optional(FunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -516,7 +1323,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A JSON string of the output of the function tool call.
         case string(Swift.String)
         /// An array of content outputs (text, image, file) for the function tool call.
@@ -531,11 +1338,11 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [FunctionCallOutputItemParam.Output.Value](from: decoder) {
+            if let value = decoder.attemptCase([FunctionCallOutputItemParam.Output.Value].self) {
                 self = .values(value)
                 return
             }
@@ -558,7 +1365,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public enum Value: Codable, Hashable, Sendable {
+        public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable {
             /// A text input to the model. (type: `input_text`)
             case inputText(InputTextContentParam)
             /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
@@ -602,7 +1409,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable {
 /// The `ToolSearchCallItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolSearchCallItemParam`.
-public struct ToolSearchCallItemParam: Codable, Hashable, Sendable {
+public struct ToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The `call_id` member.
@@ -613,6 +1420,8 @@ public struct ToolSearchCallItemParam: Codable, Hashable, Sendable {
     public var arguments: EmptyModelParam
     /// The `status` member.
     public var status: FunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolSearchCallItemParam`.
     ///
@@ -645,18 +1454,20 @@ public struct ToolSearchCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(EmptyModelParam.self, forKey: .arguments)
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_call", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.optional(ToolSearchExecutionType.self, .execution)
+        self.arguments = try reader.required(EmptyModelParam.self, .arguments)
+        self.status = try reader.optional(FunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -676,7 +1487,7 @@ public struct ToolSearchCallItemParam: Codable, Hashable, Sendable {
 /// The `ToolSearchOutputItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolSearchOutputItemParam`.
-public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
+public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The `call_id` member.
@@ -687,6 +1498,8 @@ public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
     public var tools: [Tool]
     /// The `status` member.
     public var status: FunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolSearchOutputItemParam`.
     ///
@@ -719,18 +1532,20 @@ public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolSearchOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(ToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
-        self.status = try container.decodeIfPresent(FunctionCallItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.optional(ToolSearchExecutionType.self, .execution)
+        self.tools = try reader.required([Tool].self, .tools)
+        self.status = try reader.optional(FunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -750,11 +1565,13 @@ public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable {
 /// The `AdditionalToolsItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AdditionalToolsItemParam`.
-public struct AdditionalToolsItemParam: Codable, Hashable, Sendable {
+public struct AdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// A list of additional tools made available at this item.
     public var tools: [Tool]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AdditionalToolsItemParam`.
     ///
@@ -776,16 +1593,18 @@ public struct AdditionalToolsItemParam: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `AdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AdditionalToolsItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("additional_tools", forKey: .type)
-        try container.decodeConstant("developer", forKey: .role)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.tools = try container.decodeIfPresent([Tool].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("additional_tools", .type, required: true)
+        try reader.constant("developer", .role, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.tools = try reader.required([Tool].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -803,11 +1622,13 @@ public struct AdditionalToolsItemParam: Codable, Hashable, Sendable {
 /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionSummaryItemParam`.
-public struct CompactionSummaryItemParam: Codable, Hashable, Sendable {
+public struct CompactionSummaryItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The encrypted content of the compaction summary.
     public var encryptedContent: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompactionSummaryItemParam`.
     ///
@@ -828,15 +1649,17 @@ public struct CompactionSummaryItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactionSummaryItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("compaction", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -853,13 +1676,15 @@ public struct CompactionSummaryItemParam: Codable, Hashable, Sendable {
 /// Commands and limits describing how to run the shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellActionParam`.
-public struct FunctionShellActionParam: Codable, Hashable, Sendable {
+public struct FunctionShellActionParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Ordered shell commands for the execution environment to run.
     public var commands: [Swift.String]
     /// The `timeout_ms` member.
     public var timeoutMs: Swift.Int?
     /// The `max_output_length` member.
     public var maxOutputLength: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellActionParam`.
     ///
@@ -883,15 +1708,17 @@ public struct FunctionShellActionParam: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
-    /// Decodes `FunctionShellActionParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellActionParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.commands = try reader.required([Swift.String].self, .commands)
+        self.timeoutMs = try reader.optional(Swift.Int.self, .timeoutMs)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -930,7 +1757,7 @@ public struct FunctionShellCallItemStatus: OpenEnum {
 /// A tool representing a request to execute one or more shell commands.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam`.
-public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
+public struct FunctionShellCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
@@ -943,6 +1770,8 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
     public var status: FunctionShellCallItemStatus?
     /// The `environment` member.
     public var environment: FunctionShellCallItemParam.Environment?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellCallItemParam`.
     ///
@@ -979,19 +1808,21 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.action = try container.decode(FunctionShellActionParam.self, forKey: .action)
-        self.status = try container.decodeIfPresent(FunctionShellCallItemStatus.self, forKey: .status)
-        self.environment = try container.decodeIfPresent(FunctionShellCallItemParam.Environment.self, forKey: .environment)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.action = try reader.required(FunctionShellActionParam.self, .action)
+        self.status = try reader.optional(FunctionShellCallItemStatus.self, .status)
+        self.environment = try reader.optional(FunctionShellCallItemParam.Environment.self, .environment)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1013,7 +1844,7 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
+    public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `local`
         case local(LocalEnvironmentParam)
         /// type: `container_reference`
@@ -1051,7 +1882,10 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable {
 /// Indicates that the shell call exceeded its configured time limit.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcomeParam`.
-public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable {
+public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `FunctionShellCallOutputTimeoutOutcomeParam`.
     public init() {
     }
@@ -1060,13 +1894,15 @@ public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sen
         case type
     }
 
-    /// Decodes `FunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("timeout", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("timeout", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1081,9 +1917,11 @@ public struct FunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sen
 /// Indicates that the shell commands finished and returned an exit code.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcomeParam`.
-public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable {
+public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The exit code returned by the shell process.
     public var exitCode: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellCallOutputExitOutcomeParam`.
     ///
@@ -1098,14 +1936,16 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `FunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputExitOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exit", forKey: .type)
-        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("exit", .type, required: true)
+        self.exitCode = try reader.required(Swift.Int.self, .exitCode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1123,7 +1963,7 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendab
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputOutcomeParam`.
-public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
+public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
     case timeout(FunctionShellCallOutputTimeoutOutcomeParam)
     /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
@@ -1160,13 +2000,15 @@ public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
 /// Captured stdout and stderr for a portion of a shell tool call output.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContentParam`.
-public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
+public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Captured stdout output for the shell call.
     public var stdout: Swift.String
     /// Captured stderr output for the shell call.
     public var stderr: Swift.String
     /// The exit or timeout outcome associated with this shell call.
     public var outcome: FunctionShellCallOutputOutcomeParam
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellCallOutputContentParam`.
     ///
@@ -1190,15 +2032,17 @@ public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
         case outcome
     }
 
-    /// Decodes `FunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
-        self.outcome = try container.decode(FunctionShellCallOutputOutcomeParam.self, forKey: .outcome)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.stdout = try reader.required(Swift.String.self, .stdout)
+        self.stderr = try reader.required(Swift.String.self, .stderr)
+        self.outcome = try reader.required(FunctionShellCallOutputOutcomeParam.self, .outcome)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1215,7 +2059,7 @@ public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
 /// The streamed output items emitted by a shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputItemParam`.
-public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
+public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
@@ -1228,6 +2072,8 @@ public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
     public var status: FunctionShellCallItemStatus?
     /// The `max_output_length` member.
     public var maxOutputLength: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionShellCallOutputItemParam`.
     ///
@@ -1264,19 +2110,21 @@ public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionShellCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decodeIfPresent([FunctionShellCallOutputContentParam].self, forKey: .output) ?? []
-        self.status = try container.decodeIfPresent(FunctionShellCallItemStatus.self, forKey: .status)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.output = try reader.required([FunctionShellCallOutputContentParam].self, .output)
+        self.status = try reader.optional(FunctionShellCallItemStatus.self, .status)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1316,11 +2164,13 @@ public struct ApplyPatchCallStatusParam: OpenEnum {
 /// Instruction for creating a new file via the apply_patch tool.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperationParam`.
-public struct ApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
+public struct ApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Path of the file to create relative to the workspace root.
     public var path: Swift.String
     /// Unified diff content to apply when creating the file.
     public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApplyPatchCreateFileOperationParam`.
     ///
@@ -1341,15 +2191,17 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchCreateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("create_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("create_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1366,9 +2218,11 @@ public struct ApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
 /// Instruction for deleting an existing file via the apply_patch tool.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperationParam`.
-public struct ApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
+public struct ApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Path of the file to delete relative to the workspace root.
     public var path: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApplyPatchDeleteFileOperationParam`.
     ///
@@ -1383,14 +2237,16 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchDeleteFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("delete_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("delete_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1406,11 +2262,13 @@ public struct ApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
 /// Instruction for updating an existing file via the apply_patch tool.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperationParam`.
-public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
+public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Path of the file to update relative to the workspace root.
     public var path: Swift.String
     /// Unified diff content to apply to the existing file.
     public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApplyPatchUpdateFileOperationParam`.
     ///
@@ -1431,15 +2289,17 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchUpdateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("update_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("update_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1458,7 +2318,7 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchOperationParam`.
-public enum ApplyPatchOperationParam: Codable, Hashable, Sendable {
+public enum ApplyPatchOperationParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
     case createFile(ApplyPatchCreateFileOperationParam)
     /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
@@ -1500,7 +2360,7 @@ public enum ApplyPatchOperationParam: Codable, Hashable, Sendable {
 /// A tool call representing a request to create, delete, or update files using diff patches.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallItemParam`.
-public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
+public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
@@ -1511,6 +2371,8 @@ public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
     public var status: ApplyPatchCallStatusParam
     /// The specific create, delete, or update instruction for the apply_patch tool call.
     public var operation: ApplyPatchOperationParam
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApplyPatchToolCallItemParam`.
     ///
@@ -1543,18 +2405,20 @@ public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(ApplyPatchCallStatusParam.self, forKey: .status)
-        self.operation = try container.decode(ApplyPatchOperationParam.self, forKey: .operation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.status = try reader.required(ApplyPatchCallStatusParam.self, .status)
+        self.operation = try reader.required(ApplyPatchOperationParam.self, .operation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1593,7 +2457,7 @@ public struct ApplyPatchCallOutputStatusParam: OpenEnum {
 /// The streamed output emitted by an apply patch tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutputItemParam`.
-public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
+public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
@@ -1604,6 +2468,8 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
     public var status: ApplyPatchCallOutputStatusParam
     /// The `output` member.
     public var output: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApplyPatchToolCallOutputItemParam`.
     ///
@@ -1636,18 +2502,20 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ApplyPatchToolCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call_output", forKey: .type)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(ToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(ApplyPatchCallOutputStatusParam.self, forKey: .status)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call_output", .type, required: true)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCallerParam.self, .caller)
+        self.status = try reader.required(ApplyPatchCallOutputStatusParam.self, .status)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1667,7 +2535,10 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
 /// Compacts the current context. Must be the final input item.
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionTriggerItemParam`.
-public struct CompactionTriggerItemParam: Codable, Hashable, Sendable {
+public struct CompactionTriggerItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `CompactionTriggerItemParam`.
     public init() {
     }
@@ -1676,13 +2547,15 @@ public struct CompactionTriggerItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction_trigger", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("compaction_trigger", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1697,9 +2570,11 @@ public struct CompactionTriggerItemParam: Codable, Hashable, Sendable {
 /// An internal identifier for an item to reference.
 ///
 /// - Remark: Generated from `#/components/schemas/ItemReferenceParam`.
-public struct ItemReferenceParam: Codable, Hashable, Sendable {
+public struct ItemReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the item to reference.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ItemReferenceParam`.
     ///
@@ -1714,14 +2589,16 @@ public struct ItemReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ItemReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ItemReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("item_reference", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("item_reference", .type, required: false)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1737,7 +2614,7 @@ public struct ItemReferenceParam: Codable, Hashable, Sendable {
 /// The `ProgramItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramItemParam`.
-public struct ProgramItemParam: Codable, Hashable, Sendable {
+public struct ProgramItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of this program item.
     public var id: Swift.String
     /// The stable call ID of the program item.
@@ -1746,6 +2623,8 @@ public struct ProgramItemParam: Codable, Hashable, Sendable {
     public var code: Swift.String
     /// Opaque program replay fingerprint that must be round-tripped.
     public var fingerprint: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProgramItemParam`.
     ///
@@ -1774,17 +2653,19 @@ public struct ProgramItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ProgramItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.fingerprint = try reader.required(Swift.String.self, .fingerprint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1822,7 +2703,7 @@ public struct ProgramOutputItemStatus: OpenEnum {
 /// The `ProgramOutputItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramOutputItemParam`.
-public struct ProgramOutputItemParam: Codable, Hashable, Sendable {
+public struct ProgramOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of this program output item.
     public var id: Swift.String
     /// The call ID of the program item.
@@ -1831,6 +2712,8 @@ public struct ProgramOutputItemParam: Codable, Hashable, Sendable {
     public var result: Swift.String
     /// The terminal status of the program output.
     public var status: ProgramOutputItemStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProgramOutputItemParam`.
     ///
@@ -1859,17 +2742,19 @@ public struct ProgramOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProgramOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program_output", forKey: .type)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.result = try container.decode(Swift.String.self, forKey: .result)
-        self.status = try container.decode(ProgramOutputItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.result = try reader.required(Swift.String.self, .result)
+        self.status = try reader.required(ProgramOutputItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1888,7 +2773,10 @@ public struct ProgramOutputItemParam: Codable, Hashable, Sendable {
 /// The `SpecificProgrammaticToolCallingParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
-public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `SpecificProgrammaticToolCallingParam`.
     public init() {
     }
@@ -1897,13 +2785,15 @@ public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `SpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("programmatic_tool_calling", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1918,7 +2808,10 @@ public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable 
 /// Forces the model to call the apply_patch tool when executing a tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/SpecificApplyPatchParam`.
-public struct SpecificApplyPatchParam: Codable, Hashable, Sendable {
+public struct SpecificApplyPatchParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `SpecificApplyPatchParam`.
     public init() {
     }
@@ -1927,13 +2820,15 @@ public struct SpecificApplyPatchParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1948,7 +2843,10 @@ public struct SpecificApplyPatchParam: Codable, Hashable, Sendable {
 /// Forces the model to call the shell tool when a tool call is required.
 ///
 /// - Remark: Generated from `#/components/schemas/SpecificFunctionShellParam`.
-public struct SpecificFunctionShellParam: Codable, Hashable, Sendable {
+public struct SpecificFunctionShellParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `SpecificFunctionShellParam`.
     public init() {
     }
@@ -1957,13 +2855,15 @@ public struct SpecificFunctionShellParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1997,9 +2897,11 @@ public struct ReasoningModeEnum: OpenEnum {
 /// The conversation that this response belongs to.
 ///
 /// - Remark: Generated from `#/components/schemas/ConversationParam-2`.
-public struct ConversationParam2: Codable, Hashable, Sendable {
+public struct ConversationParam2: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ConversationParam2`.
     ///
@@ -2013,13 +2915,15 @@ public struct ConversationParam2: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `ConversationParam2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ConversationParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2057,7 +2961,7 @@ public struct OrderEnum: OpenEnum {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceParam`.
-public enum BetaToolChoiceParam: Codable, Hashable, Sendable {
+public enum BetaToolChoiceParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Controls which (if any) tool is called by the model.
     case toolChoiceOptions(BetaToolChoiceOptions)
     /// Constrains the tools available to the model to a pre-defined set.
@@ -2082,39 +2986,39 @@ public enum BetaToolChoiceParam: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? BetaToolChoiceOptions(from: decoder) {
+        if let value = decoder.attemptCase(BetaToolChoiceOptions.self) {
             self = .toolChoiceOptions(value)
             return
         }
-        if let value = try? BetaToolChoiceAllowed(from: decoder) {
+        if let value = decoder.attemptCase(BetaToolChoiceAllowed.self) {
             self = .toolChoiceAllowed(value)
             return
         }
-        if let value = try? BetaToolChoiceTypes(from: decoder) {
+        if let value = decoder.attemptCase(BetaToolChoiceTypes.self) {
             self = .toolChoiceTypes(value)
             return
         }
-        if let value = try? BetaToolChoiceFunction(from: decoder) {
+        if let value = decoder.attemptCase(BetaToolChoiceFunction.self) {
             self = .toolChoiceFunction(value)
             return
         }
-        if let value = try? BetaToolChoiceMCP(from: decoder) {
+        if let value = decoder.attemptCase(BetaToolChoiceMCP.self) {
             self = .toolChoiceMCP(value)
             return
         }
-        if let value = try? BetaToolChoiceCustom(from: decoder) {
+        if let value = decoder.attemptCase(BetaToolChoiceCustom.self) {
             self = .toolChoiceCustom(value)
             return
         }
-        if let value = try? BetaSpecificProgrammaticToolCallingParam(from: decoder) {
+        if let value = decoder.attemptCase(BetaSpecificProgrammaticToolCallingParam.self) {
             self = .specificProgrammaticToolCallingParam(value)
             return
         }
-        if let value = try? BetaSpecificApplyPatchParam(from: decoder) {
+        if let value = decoder.attemptCase(BetaSpecificApplyPatchParam.self) {
             self = .specificApplyPatchParam(value)
             return
         }
-        if let value = try? BetaSpecificFunctionShellParam(from: decoder) {
+        if let value = decoder.attemptCase(BetaSpecificFunctionShellParam.self) {
             self = .specificFunctionShellParam(value)
             return
         }
@@ -2143,7 +3047,10 @@ public enum BetaToolChoiceParam: Codable, Hashable, Sendable {
 /// Forces the model to call the shell tool when a tool call is required.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSpecificFunctionShellParam`.
-public struct BetaSpecificFunctionShellParam: Codable, Hashable, Sendable {
+public struct BetaSpecificFunctionShellParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaSpecificFunctionShellParam`.
     public init() {
     }
@@ -2152,13 +3059,15 @@ public struct BetaSpecificFunctionShellParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaSpecificFunctionShellParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSpecificFunctionShellParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2173,7 +3082,10 @@ public struct BetaSpecificFunctionShellParam: Codable, Hashable, Sendable {
 /// Forces the model to call the apply_patch tool when executing a tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSpecificApplyPatchParam`.
-public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable {
+public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaSpecificApplyPatchParam`.
     public init() {
     }
@@ -2182,13 +3094,15 @@ public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaSpecificApplyPatchParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSpecificApplyPatchParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2203,7 +3117,10 @@ public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable {
 /// The `BetaSpecificProgrammaticToolCallingParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSpecificProgrammaticToolCallingParam`.
-public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaSpecificProgrammaticToolCallingParam`.
     public init() {
     }
@@ -2212,13 +3129,15 @@ public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `BetaSpecificProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSpecificProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("programmatic_tool_calling", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2233,9 +3152,11 @@ public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Senda
 /// Use this option to force the model to call a specific custom tool.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceCustom`.
-public struct BetaToolChoiceCustom: Codable, Hashable, Sendable {
+public struct BetaToolChoiceCustom: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the custom tool to call.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolChoiceCustom`.
     ///
@@ -2250,14 +3171,16 @@ public struct BetaToolChoiceCustom: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolChoiceCustom` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceCustom` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2273,11 +3196,13 @@ public struct BetaToolChoiceCustom: Codable, Hashable, Sendable {
 /// Use this option to force the model to call a specific tool on a remote MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceMCP`.
-public struct BetaToolChoiceMCP: Codable, Hashable, Sendable {
+public struct BetaToolChoiceMCP: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The label of the MCP server to use.
     public var serverLabel: Swift.String
     /// The `name` member.
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolChoiceMCP`.
     ///
@@ -2298,15 +3223,17 @@ public struct BetaToolChoiceMCP: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolChoiceMCP` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceMCP` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp", forKey: .type)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp", .type, required: true)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2323,9 +3250,11 @@ public struct BetaToolChoiceMCP: Codable, Hashable, Sendable {
 /// Use this option to force the model to call a specific function.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceFunction`.
-public struct BetaToolChoiceFunction: Codable, Hashable, Sendable {
+public struct BetaToolChoiceFunction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolChoiceFunction`.
     ///
@@ -2340,14 +3269,16 @@ public struct BetaToolChoiceFunction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolChoiceFunction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceFunction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2364,7 +3295,7 @@ public struct BetaToolChoiceFunction: Codable, Hashable, Sendable {
 /// [Learn more about built-in tools](/docs/guides/tools).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes`.
-public struct BetaToolChoiceTypes: Codable, Hashable, Sendable {
+public struct BetaToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of hosted tool the model should to use. Learn more about
     /// [built-in tools](/docs/guides/tools).
     ///
@@ -2377,6 +3308,8 @@ public struct BetaToolChoiceTypes: Codable, Hashable, Sendable {
     /// - `code_interpreter`
     /// - `image_generation`
     public var type: BetaToolChoiceTypes.TypeValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolChoiceTypes`.
     ///
@@ -2390,13 +3323,15 @@ public struct BetaToolChoiceTypes: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolChoiceTypes` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceTypes` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaToolChoiceTypes.TypeValue.self, forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(BetaToolChoiceTypes.TypeValue.self, .type)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2458,7 +3393,7 @@ public struct BetaToolChoiceTypes: Codable, Hashable, Sendable {
 /// Constrains the tools available to the model to a pre-defined set.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceAllowed`.
-public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
+public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Constrains the tools available to the model to a pre-defined set.
     ///
     /// `auto` allows the model to pick from among the allowed tools and generate a
@@ -2477,6 +3412,8 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
     /// ]
     /// ```
     public var tools: [[Swift.String: JSONValue]]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolChoiceAllowed`.
     ///
@@ -2497,15 +3434,17 @@ public struct BetaToolChoiceAllowed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolChoiceAllowed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolChoiceAllowed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("allowed_tools", forKey: .type)
-        self.mode = try container.decode(BetaToolChoiceAllowed.Mode.self, forKey: .mode)
-        self.tools = try container.decodeIfPresent([[Swift.String: JSONValue]].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("allowed_tools", .type, required: true)
+        self.mode = try reader.required(BetaToolChoiceAllowed.Mode.self, .mode)
+        self.tools = try reader.required([[Swift.String: JSONValue]].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2578,7 +3517,7 @@ public struct BetaToolChoiceOptions: OpenEnum {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaConversationParam`.
-public enum BetaConversationParam: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum BetaConversationParam: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     /// The unique ID of the conversation.
     case string(Swift.String)
     /// The conversation that this response belongs to.
@@ -2593,11 +3532,11 @@ public enum BetaConversationParam: Codable, Hashable, Sendable, ExpressibleByStr
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? BetaConversationParam2(from: decoder) {
+        if let value = decoder.attemptCase(BetaConversationParam2.self) {
             self = .betaConversationParam2(value)
             return
         }
@@ -2619,9 +3558,11 @@ public enum BetaConversationParam: Codable, Hashable, Sendable, ExpressibleByStr
 /// The conversation that this response belongs to.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaConversationParam-2`.
-public struct BetaConversationParam2: Codable, Hashable, Sendable {
+public struct BetaConversationParam2: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the conversation.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaConversationParam2`.
     ///
@@ -2635,13 +3576,15 @@ public struct BetaConversationParam2: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `BetaConversationParam2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaConversationParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2659,7 +3602,7 @@ public struct BetaConversationParam2: Codable, Hashable, Sendable {
 /// [reasoning models](https://platform.openai.com/docs/guides/reasoning).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoning`.
-public struct BetaReasoning: Codable, Hashable, Sendable {
+public struct BetaReasoning: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Controls the reasoning execution mode for the request.
     ///
     /// When returned on a response, this is the effective execution mode.
@@ -2672,6 +3615,8 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
     public var context: BetaReasoning.Context?
     /// The `generate_summary` member.
     public var generateSummary: BetaReasoning.GenerateSummary?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaReasoning`.
     ///
@@ -2703,17 +3648,19 @@ public struct BetaReasoning: Codable, Hashable, Sendable {
         case generateSummary = "generate_summary"
     }
 
-    /// Decodes `BetaReasoning` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaReasoning` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.mode = try container.decodeIfPresent(BetaReasoningModeEnum.self, forKey: .mode)
-        self.effort = try container.decodeIfPresent(BetaReasoningEffort.self, forKey: .effort)
-        self.summary = try container.decodeIfPresent(BetaReasoning.Summary.self, forKey: .summary)
-        self.context = try container.decodeIfPresent(BetaReasoning.Context.self, forKey: .context)
-        self.generateSummary = try container.decodeIfPresent(BetaReasoning.GenerateSummary.self, forKey: .generateSummary)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.mode = try reader.optional(BetaReasoningModeEnum.self, .mode)
+        self.effort = try reader.optional(BetaReasoningEffort.self, .effort)
+        self.summary = try reader.optional(BetaReasoning.Summary.self, .summary)
+        self.context = try reader.optional(BetaReasoning.Context.self, .context)
+        self.generateSummary = try reader.optional(BetaReasoning.GenerateSummary.self, .generateSummary)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2875,7 +3822,7 @@ public struct BetaReasoningModeEnum: OpenEnum {
 /// - [Structured Outputs](/docs/guides/structured-outputs)
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseTextParam`.
-public struct BetaResponseTextParam: Codable, Hashable, Sendable {
+public struct BetaResponseTextParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An object specifying the format that the model must output.
     ///
     /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
@@ -2892,6 +3839,8 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable {
     public var format: BetaTextResponseFormatConfiguration?
     /// The `verbosity` member.
     public var verbosity: BetaVerbosity?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseTextParam`.
     ///
@@ -2911,14 +3860,16 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable {
         case verbosity
     }
 
-    /// Decodes `BetaResponseTextParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseTextParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.format = try container.decodeIfPresent(BetaTextResponseFormatConfiguration.self, forKey: .format)
-        self.verbosity = try container.decodeIfPresent(BetaVerbosity.self, forKey: .verbosity)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.format = try reader.optional(BetaTextResponseFormatConfiguration.self, .format)
+        self.verbosity = try reader.optional(BetaVerbosity.self, .verbosity)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2973,7 +3924,7 @@ public struct BetaVerbosity: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatConfiguration`.
-public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable {
+public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Default response format. Used to generate text responses. (type: `text`)
     case text(BetaResponseFormatText)
     /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
@@ -3018,7 +3969,10 @@ public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable {
 /// to do so.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonObject`.
-public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable {
+public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaResponseFormatJSONObject`.
     public init() {
     }
@@ -3027,13 +3981,15 @@ public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaResponseFormatJSONObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseFormatJSONObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("json_object", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("json_object", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -3042,949 +3998,5 @@ public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("json_object", forKey: .type)
-    }
-}
-
-/// JSON Schema response format. Used to generate structured JSON responses.
-/// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
-///
-/// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatJsonSchema`.
-public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable {
-    /// A description of what the response format is for, used by the model to
-    /// determine how to respond in the format.
-    public var description: Swift.String?
-    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
-    /// underscores and dashes, with a maximum length of 64.
-    public var name: Swift.String
-    /// The schema for the response format, described as a JSON Schema object.
-    /// Learn how to build JSON schemas [here](https://json-schema.org/).
-    public var schema: BetaResponseFormatJSONSchemaSchema
-    /// The `strict` member.
-    public var strict: Swift.Bool?
-
-    /// Creates a new `BetaTextResponseFormatJSONSchema`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
-    ///   - schema: The schema for the response format, described as a JSON Schema object.
-    ///   - description: A description of what the response format is for, used by the model to
-    ///   - strict: The `strict` member.
-    public init(
-        name: Swift.String,
-        schema: BetaResponseFormatJSONSchemaSchema,
-        description: Swift.String? = nil,
-        strict: Swift.Bool? = nil
-    ) {
-        self.description = description
-        self.name = name
-        self.schema = schema
-        self.strict = strict
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case description
-        case name
-        case schema
-        case strict
-        case type
-    }
-
-    /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("json_schema", forKey: .type)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.schema = try container.decode(BetaResponseFormatJSONSchemaSchema.self, forKey: .schema)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("json_schema", forKey: .type)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.schema, forKey: .schema)
-        try container.encodeIfPresent(self.strict, forKey: .strict)
-    }
-}
-
-/// The schema for the response format, described as a JSON Schema object.
-/// Learn how to build JSON schemas [here](https://json-schema.org/).
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonSchemaSchema`.
-public typealias BetaResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
-
-/// Default response format. Used to generate text responses.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFormatText`.
-public struct BetaResponseFormatText: Codable, Hashable, Sendable {
-    /// Creates a new `BetaResponseFormatText`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaResponseFormatText` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
-    }
-}
-
-/// A tool that can be used to generate a response.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaTool`.
-public enum BetaTool: Codable, Hashable, Sendable {
-    /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling). (type: `function`)
-    case function(BetaFunctionTool)
-    /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search). (type: `file_search`)
-    case fileSearch(BetaFileSearchTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer`)
-    case computer(BetaComputerTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer_use_preview`)
-    case computerUsePreview(BetaComputerUsePreviewTool)
-    /// Search the Internet for sources related to the prompt. Learn more about the (type: `web_search`, `web_search_2025_08_26`)
-    case webSearchTool(BetaWebSearchTool)
-    /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
-    case mcp(BetaMCPTool)
-    /// A tool that runs Python code to help generate a response to a prompt. (type: `code_interpreter`)
-    case codeInterpreter(BetaCodeInterpreterTool)
-    /// type: `programmatic_tool_calling`
-    case programmaticToolCalling(BetaProgrammaticToolCallingParam)
-    /// A tool that generates images using the GPT image models. (type: `image_generation`)
-    case imageGeneration(BetaImageGenTool)
-    /// A tool that allows the model to execute shell commands in a local environment. (type: `local_shell`)
-    case localShell(BetaLocalShellToolParam)
-    /// A tool that allows the model to execute shell commands. (type: `shell`)
-    case shell(BetaFunctionShellToolParam)
-    /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
-    case custom(BetaCustomToolParam)
-    /// Groups function/custom tools under a shared namespace. (type: `namespace`)
-    case namespace(BetaNamespaceToolParam)
-    /// Hosted or BYOT tool search configuration for deferred tools. (type: `tool_search`)
-    case toolSearch(BetaToolSearchToolParam)
-    /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search). (type: `web_search_preview`, `web_search_preview_2025_03_11`)
-    case webSearchPreviewTool(BetaWebSearchPreviewTool)
-    /// Allows the assistant to create, delete, or update files using unified diffs. (type: `apply_patch`)
-    case applyPatch(BetaApplyPatchToolParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "function":
-            self = .function(try BetaFunctionTool(from: decoder))
-        case "file_search":
-            self = .fileSearch(try BetaFileSearchTool(from: decoder))
-        case "computer":
-            self = .computer(try BetaComputerTool(from: decoder))
-        case "computer_use_preview":
-            self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
-        case "web_search", "web_search_2025_08_26":
-            self = .webSearchTool(try BetaWebSearchTool(from: decoder))
-        case "mcp":
-            self = .mcp(try BetaMCPTool(from: decoder))
-        case "code_interpreter":
-            self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
-        case "programmatic_tool_calling":
-            self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
-        case "image_generation":
-            self = .imageGeneration(try BetaImageGenTool(from: decoder))
-        case "local_shell":
-            self = .localShell(try BetaLocalShellToolParam(from: decoder))
-        case "shell":
-            self = .shell(try BetaFunctionShellToolParam(from: decoder))
-        case "custom":
-            self = .custom(try BetaCustomToolParam(from: decoder))
-        case "namespace":
-            self = .namespace(try BetaNamespaceToolParam(from: decoder))
-        case "tool_search":
-            self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
-        case "web_search_preview", "web_search_preview_2025_03_11":
-            self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
-        case "apply_patch":
-            self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .function(let value): try value.encode(to: encoder)
-        case .fileSearch(let value): try value.encode(to: encoder)
-        case .computer(let value): try value.encode(to: encoder)
-        case .computerUsePreview(let value): try value.encode(to: encoder)
-        case .webSearchTool(let value): try value.encode(to: encoder)
-        case .mcp(let value): try value.encode(to: encoder)
-        case .codeInterpreter(let value): try value.encode(to: encoder)
-        case .programmaticToolCalling(let value): try value.encode(to: encoder)
-        case .imageGeneration(let value): try value.encode(to: encoder)
-        case .localShell(let value): try value.encode(to: encoder)
-        case .shell(let value): try value.encode(to: encoder)
-        case .custom(let value): try value.encode(to: encoder)
-        case .namespace(let value): try value.encode(to: encoder)
-        case .toolSearch(let value): try value.encode(to: encoder)
-        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
-        case .applyPatch(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Allows the assistant to create, delete, or update files using unified diffs.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolParam`.
-public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable {
-    /// The `allowed_callers` member.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-
-    /// Creates a new `BetaApplyPatchToolParam`.
-    ///
-    /// - Parameters:
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(allowedCallers: [BetaCallableToolAllowedCaller]? = nil) {
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchToolParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch", forKey: .type)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch", forKey: .type)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-}
-
-/// The `BetaCallableToolAllowedCaller` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCallableToolAllowedCaller`.
-public struct BetaCallableToolAllowedCaller: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `direct`
-    public static var direct: Self { Self(rawValue: "direct") }
-
-    /// `programmatic`
-    public static var programmatic: Self { Self(rawValue: "programmatic") }
-}
-
-/// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool`.
-public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable {
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    public var type: BetaWebSearchPreviewTool.TypeValue
-    /// The `user_location` member.
-    public var userLocation: BetaApproximateLocation?
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    public var searchContextSize: BetaSearchContextSize?
-    /// The `search_content_types` member.
-    public var searchContentTypes: [BetaSearchContentType]?
-
-    /// Creates a new `BetaWebSearchPreviewTool`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///   - userLocation: The `user_location` member.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    ///   - searchContentTypes: The `search_content_types` member.
-    public init(
-        type: BetaWebSearchPreviewTool.TypeValue,
-        userLocation: BetaApproximateLocation? = nil,
-        searchContextSize: BetaSearchContextSize? = nil,
-        searchContentTypes: [BetaSearchContentType]? = nil
-    ) {
-        self.type = type
-        self.userLocation = userLocation
-        self.searchContextSize = searchContextSize
-        self.searchContentTypes = searchContentTypes
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case userLocation = "user_location"
-        case searchContextSize = "search_context_size"
-        case searchContentTypes = "search_content_types"
-    }
-
-    /// Decodes `BetaWebSearchPreviewTool` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaWebSearchPreviewTool.TypeValue.self, forKey: .type)
-        self.userLocation = try container.decodeIfPresent(BetaApproximateLocation.self, forKey: .userLocation)
-        self.searchContextSize = try container.decodeIfPresent(BetaSearchContextSize.self, forKey: .searchContextSize)
-        self.searchContentTypes = try container.decodeIfPresent([BetaSearchContentType].self, forKey: .searchContentTypes)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
-        try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
-        try container.encodeIfPresent(self.searchContentTypes, forKey: .searchContentTypes)
-    }
-
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-    }
-}
-
-/// The `BetaSearchContentType` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaSearchContentType`.
-public struct BetaSearchContentType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `text`
-    public static var text: Self { Self(rawValue: "text") }
-
-    /// `image`
-    public static var image: Self { Self(rawValue: "image") }
-}
-
-/// The `BetaSearchContextSize` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaSearchContextSize`.
-public struct BetaSearchContextSize: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// The `BetaApproximateLocation` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApproximateLocation`.
-public struct BetaApproximateLocation: Codable, Hashable, Sendable {
-    /// The `country` member.
-    public var country: Swift.String?
-    /// The `region` member.
-    public var region: Swift.String?
-    /// The `city` member.
-    public var city: Swift.String?
-    /// The `timezone` member.
-    public var timezone: Swift.String?
-
-    /// Creates a new `BetaApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The `country` member.
-    ///   - region: The `region` member.
-    ///   - city: The `city` member.
-    ///   - timezone: The `timezone` member.
-    public init(
-        country: Swift.String? = nil,
-        region: Swift.String? = nil,
-        city: Swift.String? = nil,
-        timezone: Swift.String? = nil
-    ) {
-        self.country = country
-        self.region = region
-        self.city = city
-        self.timezone = timezone
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case country
-        case region
-        case city
-        case timezone
-        case type
-    }
-
-    /// Decodes `BetaApproximateLocation` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("approximate", forKey: .type)
-        self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
-        self.region = try container.decodeIfPresent(Swift.String.self, forKey: .region)
-        self.city = try container.decodeIfPresent(Swift.String.self, forKey: .city)
-        self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("approximate", forKey: .type)
-        try container.encodeIfPresent(self.country, forKey: .country)
-        try container.encodeIfPresent(self.region, forKey: .region)
-        try container.encodeIfPresent(self.city, forKey: .city)
-        try container.encodeIfPresent(self.timezone, forKey: .timezone)
-    }
-}
-
-/// Hosted or BYOT tool search configuration for deferred tools.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchToolParam`.
-public struct BetaToolSearchToolParam: Codable, Hashable, Sendable {
-    /// Whether tool search is executed by the server or by the client.
-    public var execution: BetaToolSearchExecutionType?
-    /// The `description` member.
-    public var description: Swift.String?
-    /// The `parameters` member.
-    public var parameters: BetaEmptyModelParam?
-
-    /// Creates a new `BetaToolSearchToolParam`.
-    ///
-    /// - Parameters:
-    ///   - execution: Whether tool search is executed by the server or by the client.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    public init(
-        execution: BetaToolSearchExecutionType? = nil,
-        description: Swift.String? = nil,
-        parameters: BetaEmptyModelParam? = nil
-    ) {
-        self.execution = execution
-        self.description = description
-        self.parameters = parameters
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case execution
-        case description
-        case parameters
-        case type
-    }
-
-    /// Decodes `BetaToolSearchToolParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search", forKey: .type)
-        self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent(BetaEmptyModelParam.self, forKey: .parameters)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search", forKey: .type)
-        try container.encodeIfPresent(self.execution, forKey: .execution)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encodeIfPresent(self.parameters, forKey: .parameters)
-    }
-}
-
-/// The `BetaEmptyModelParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaEmptyModelParam`.
-public typealias BetaEmptyModelParam = [Swift.String: JSONValue]
-
-/// The `BetaToolSearchExecutionType` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchExecutionType`.
-public struct BetaToolSearchExecutionType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `server`
-    public static var server: Self { Self(rawValue: "server") }
-
-    /// `client`
-    public static var client: Self { Self(rawValue: "client") }
-}
-
-/// Groups function/custom tools under a shared namespace.
-///
-/// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam`.
-public struct BetaNamespaceToolParam: Codable, Hashable, Sendable {
-    /// The namespace name used in tool calls (for example, `crm`).
-    public var name: Swift.String
-    /// A description of the namespace shown to the model.
-    public var description: Swift.String
-    /// The function/custom tools available inside this namespace.
-    public var tools: [BetaNamespaceToolParam.ToolValue]
-
-    /// Creates a new `BetaNamespaceToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The namespace name used in tool calls (for example, `crm`).
-    ///   - description: A description of the namespace shown to the model.
-    ///   - tools: The function/custom tools available inside this namespace.
-    public init(
-        name: Swift.String,
-        description: Swift.String,
-        tools: [BetaNamespaceToolParam.ToolValue]
-    ) {
-        self.name = name
-        self.description = description
-        self.tools = tools
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case tools
-        case type
-    }
-
-    /// Decodes `BetaNamespaceToolParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("namespace", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.tools = try container.decodeIfPresent([BetaNamespaceToolParam.ToolValue].self, forKey: .tools) ?? []
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("namespace", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-        try container.encode(self.tools, forKey: .tools)
-    }
-
-    /// A function or custom tool that belongs to a namespace.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam/properties/tools/items`.
-    public enum ToolValue: Codable, Hashable, Sendable {
-        /// type: `function`
-        case function(BetaFunctionToolParam)
-        /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
-        case custom(BetaCustomToolParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "function":
-                self = .function(try BetaFunctionToolParam(from: decoder))
-            case "custom":
-                self = .custom(try BetaCustomToolParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .function(let value): try value.encode(to: encoder)
-            case .custom(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools)
-///
-/// - Remark: Generated from `#/components/schemas/BetaCustomToolParam`.
-public struct BetaCustomToolParam: Codable, Hashable, Sendable {
-    /// The name of the custom tool, used to identify it in tool calls.
-    public var name: Swift.String
-    /// Optional description of the custom tool, used to provide more context.
-    public var description: Swift.String?
-    /// The input format for the custom tool. Default is unconstrained text.
-    public var format: BetaCustomToolParam.Format?
-    /// Whether this tool should be deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-
-    /// Creates a new `BetaCustomToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the custom tool, used to identify it in tool calls.
-    ///   - description: Optional description of the custom tool, used to provide more context.
-    ///   - format: The input format for the custom tool. Default is unconstrained text.
-    ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        format: BetaCustomToolParam.Format? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.format = format
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case format
-        case deferLoading = "defer_loading"
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    /// Decodes `BetaCustomToolParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.format = try container.decodeIfPresent(BetaCustomToolParam.Format.self, forKey: .format)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encodeIfPresent(self.format, forKey: .format)
-        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-
-    /// The input format for the custom tool. Default is unconstrained text.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCustomToolParam/properties/format`.
-    public enum Format: Codable, Hashable, Sendable {
-        /// Unconstrained free-form text. (type: `text`)
-        case text(BetaCustomTextFormatParam)
-        /// A grammar defined by the user. (type: `grammar`)
-        case grammar(BetaCustomGrammarFormatParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "text":
-                self = .text(try BetaCustomTextFormatParam(from: decoder))
-            case "grammar":
-                self = .grammar(try BetaCustomGrammarFormatParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .text(let value): try value.encode(to: encoder)
-            case .grammar(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// A grammar defined by the user.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCustomGrammarFormatParam`.
-public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable {
-    /// The syntax of the grammar definition. One of `lark` or `regex`.
-    public var syntax: BetaGrammarSyntax1
-    /// The grammar definition.
-    public var definition: Swift.String
-
-    /// Creates a new `BetaCustomGrammarFormatParam`.
-    ///
-    /// - Parameters:
-    ///   - syntax: The syntax of the grammar definition. One of `lark` or `regex`.
-    ///   - definition: The grammar definition.
-    public init(
-        syntax: BetaGrammarSyntax1,
-        definition: Swift.String
-    ) {
-        self.syntax = syntax
-        self.definition = definition
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case syntax
-        case definition
-        case type
-    }
-
-    /// Decodes `BetaCustomGrammarFormatParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("grammar", forKey: .type)
-        self.syntax = try container.decode(BetaGrammarSyntax1.self, forKey: .syntax)
-        self.definition = try container.decode(Swift.String.self, forKey: .definition)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("grammar", forKey: .type)
-        try container.encode(self.syntax, forKey: .syntax)
-        try container.encode(self.definition, forKey: .definition)
-    }
-}
-
-/// The `BetaGrammarSyntax1` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaGrammarSyntax1`.
-public struct BetaGrammarSyntax1: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `lark`
-    public static var lark: Self { Self(rawValue: "lark") }
-
-    /// `regex`
-    public static var regex: Self { Self(rawValue: "regex") }
-}
-
-/// Unconstrained free-form text.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCustomTextFormatParam`.
-public struct BetaCustomTextFormatParam: Codable, Hashable, Sendable {
-    /// Creates a new `BetaCustomTextFormatParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaCustomTextFormatParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
-    }
-}
-
-/// The `BetaFunctionToolParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolParam`.
-public struct BetaFunctionToolParam: Codable, Hashable, Sendable {
-    /// The `name` member.
-    public var name: Swift.String
-    /// The `description` member.
-    public var description: Swift.String?
-    /// The `parameters` member.
-    public var parameters: BetaEmptyModelParam?
-    /// The `strict` member.
-    public var strict: Swift.Bool?
-    /// The `output_schema` member.
-    public var outputSchema: [Swift.String: JSONValue]?
-    /// Whether this function should be deferred and discovered via tool search.
-    public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-
-    /// Creates a new `BetaFunctionToolParam`.
-    ///
-    /// - Parameters:
-    ///   - name: The `name` member.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    ///   - strict: The `strict` member.
-    ///   - outputSchema: The `output_schema` member.
-    ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(
-        name: Swift.String,
-        description: Swift.String? = nil,
-        parameters: BetaEmptyModelParam? = nil,
-        strict: Swift.Bool? = nil,
-        outputSchema: [Swift.String: JSONValue]? = nil,
-        deferLoading: Swift.Bool? = nil,
-        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
-    ) {
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.strict = strict
-        self.outputSchema = outputSchema
-        self.deferLoading = deferLoading
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case name
-        case description
-        case parameters
-        case strict
-        case outputSchema = "output_schema"
-        case deferLoading = "defer_loading"
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    /// Decodes `BetaFunctionToolParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent(BetaEmptyModelParam.self, forKey: .parameters)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function", forKey: .type)
-        try container.encode(self.name, forKey: .name)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encodeIfPresent(self.parameters, forKey: .parameters)
-        try container.encodeIfPresent(self.strict, forKey: .strict)
-        try container.encodeIfPresent(self.outputSchema, forKey: .outputSchema)
-        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
     }
 }

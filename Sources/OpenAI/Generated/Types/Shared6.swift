@@ -3,14 +3,1006 @@
 
 import Foundation
 
+/// JSON Schema response format. Used to generate structured JSON responses.
+/// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
+///
+/// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatJsonSchema`.
+public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// A description of what the response format is for, used by the model to
+    /// determine how to respond in the format.
+    public var description: Swift.String?
+    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
+    /// underscores and dashes, with a maximum length of 64.
+    public var name: Swift.String
+    /// The schema for the response format, described as a JSON Schema object.
+    /// Learn how to build JSON schemas [here](https://json-schema.org/).
+    public var schema: BetaResponseFormatJSONSchemaSchema
+    /// The `strict` member.
+    public var strict: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTextResponseFormatJSONSchema`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
+    ///   - schema: The schema for the response format, described as a JSON Schema object.
+    ///   - description: A description of what the response format is for, used by the model to
+    ///   - strict: The `strict` member.
+    public init(
+        name: Swift.String,
+        schema: BetaResponseFormatJSONSchemaSchema,
+        description: Swift.String? = nil,
+        strict: Swift.Bool? = nil
+    ) {
+        self.description = description
+        self.name = name
+        self.schema = schema
+        self.strict = strict
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case description
+        case name
+        case schema
+        case strict
+        case type
+    }
+
+    /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("json_schema", .type, required: true)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.schema = try reader.required(BetaResponseFormatJSONSchemaSchema.self, .schema)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("json_schema", forKey: .type)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.schema, forKey: .schema)
+        try container.encodeIfPresent(self.strict, forKey: .strict)
+    }
+}
+
+/// The schema for the response format, described as a JSON Schema object.
+/// Learn how to build JSON schemas [here](https://json-schema.org/).
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonSchemaSchema`.
+public typealias BetaResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
+
+/// Default response format. Used to generate text responses.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFormatText`.
+public struct BetaResponseFormatText: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseFormatText`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("text", forKey: .type)
+    }
+}
+
+/// A tool that can be used to generate a response.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTool`.
+public enum BetaTool: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling). (type: `function`)
+    case function(BetaFunctionTool)
+    /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search). (type: `file_search`)
+    case fileSearch(BetaFileSearchTool)
+    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer`)
+    case computer(BetaComputerTool)
+    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer_use_preview`)
+    case computerUsePreview(BetaComputerUsePreviewTool)
+    /// Search the Internet for sources related to the prompt. Learn more about the (type: `web_search`, `web_search_2025_08_26`)
+    case webSearchTool(BetaWebSearchTool)
+    /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
+    case mcp(BetaMCPTool)
+    /// A tool that runs Python code to help generate a response to a prompt. (type: `code_interpreter`)
+    case codeInterpreter(BetaCodeInterpreterTool)
+    /// type: `programmatic_tool_calling`
+    case programmaticToolCalling(BetaProgrammaticToolCallingParam)
+    /// A tool that generates images using the GPT image models. (type: `image_generation`)
+    case imageGeneration(BetaImageGenTool)
+    /// A tool that allows the model to execute shell commands in a local environment. (type: `local_shell`)
+    case localShell(BetaLocalShellToolParam)
+    /// A tool that allows the model to execute shell commands. (type: `shell`)
+    case shell(BetaFunctionShellToolParam)
+    /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
+    case custom(BetaCustomToolParam)
+    /// Groups function/custom tools under a shared namespace. (type: `namespace`)
+    case namespace(BetaNamespaceToolParam)
+    /// Hosted or BYOT tool search configuration for deferred tools. (type: `tool_search`)
+    case toolSearch(BetaToolSearchToolParam)
+    /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search). (type: `web_search_preview`, `web_search_preview_2025_03_11`)
+    case webSearchPreviewTool(BetaWebSearchPreviewTool)
+    /// Allows the assistant to create, delete, or update files using unified diffs. (type: `apply_patch`)
+    case applyPatch(BetaApplyPatchToolParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "function":
+            self = .function(try BetaFunctionTool(from: decoder))
+        case "file_search":
+            self = .fileSearch(try BetaFileSearchTool(from: decoder))
+        case "computer":
+            self = .computer(try BetaComputerTool(from: decoder))
+        case "computer_use_preview":
+            self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
+        case "web_search", "web_search_2025_08_26":
+            self = .webSearchTool(try BetaWebSearchTool(from: decoder))
+        case "mcp":
+            self = .mcp(try BetaMCPTool(from: decoder))
+        case "code_interpreter":
+            self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
+        case "programmatic_tool_calling":
+            self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
+        case "image_generation":
+            self = .imageGeneration(try BetaImageGenTool(from: decoder))
+        case "local_shell":
+            self = .localShell(try BetaLocalShellToolParam(from: decoder))
+        case "shell":
+            self = .shell(try BetaFunctionShellToolParam(from: decoder))
+        case "custom":
+            self = .custom(try BetaCustomToolParam(from: decoder))
+        case "namespace":
+            self = .namespace(try BetaNamespaceToolParam(from: decoder))
+        case "tool_search":
+            self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
+        case "web_search_preview", "web_search_preview_2025_03_11":
+            self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
+        case "apply_patch":
+            self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .function(let value): try value.encode(to: encoder)
+        case .fileSearch(let value): try value.encode(to: encoder)
+        case .computer(let value): try value.encode(to: encoder)
+        case .computerUsePreview(let value): try value.encode(to: encoder)
+        case .webSearchTool(let value): try value.encode(to: encoder)
+        case .mcp(let value): try value.encode(to: encoder)
+        case .codeInterpreter(let value): try value.encode(to: encoder)
+        case .programmaticToolCalling(let value): try value.encode(to: encoder)
+        case .imageGeneration(let value): try value.encode(to: encoder)
+        case .localShell(let value): try value.encode(to: encoder)
+        case .shell(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .namespace(let value): try value.encode(to: encoder)
+        case .toolSearch(let value): try value.encode(to: encoder)
+        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
+        case .applyPatch(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Allows the assistant to create, delete, or update files using unified diffs.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolParam`.
+public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `allowed_callers` member.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchToolParam`.
+    ///
+    /// - Parameters:
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(allowedCallers: [BetaCallableToolAllowedCaller]? = nil) {
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch", .type, required: true)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch", forKey: .type)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+}
+
+/// The `BetaCallableToolAllowedCaller` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCallableToolAllowedCaller`.
+public struct BetaCallableToolAllowedCaller: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `direct`
+    public static var direct: Self { Self(rawValue: "direct") }
+
+    /// `programmatic`
+    public static var programmatic: Self { Self(rawValue: "programmatic") }
+}
+
+/// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool`.
+public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    public var type: BetaWebSearchPreviewTool.TypeValue
+    /// The `user_location` member.
+    public var userLocation: BetaApproximateLocation?
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public var searchContextSize: BetaSearchContextSize?
+    /// The `search_content_types` member.
+    public var searchContentTypes: [BetaSearchContentType]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchPreviewTool`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    ///   - userLocation: The `user_location` member.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    ///   - searchContentTypes: The `search_content_types` member.
+    public init(
+        type: BetaWebSearchPreviewTool.TypeValue,
+        userLocation: BetaApproximateLocation? = nil,
+        searchContextSize: BetaSearchContextSize? = nil,
+        searchContentTypes: [BetaSearchContentType]? = nil
+    ) {
+        self.type = type
+        self.userLocation = userLocation
+        self.searchContextSize = searchContextSize
+        self.searchContentTypes = searchContentTypes
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case userLocation = "user_location"
+        case searchContextSize = "search_context_size"
+        case searchContentTypes = "search_content_types"
+    }
+
+    /// Decodes `BetaWebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(BetaWebSearchPreviewTool.TypeValue.self, .type)
+        self.userLocation = try reader.optional(BetaApproximateLocation.self, .userLocation)
+        self.searchContextSize = try reader.optional(BetaSearchContextSize.self, .searchContextSize)
+        self.searchContentTypes = try reader.optional([BetaSearchContentType].self, .searchContentTypes)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
+        try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
+        try container.encodeIfPresent(self.searchContentTypes, forKey: .searchContentTypes)
+    }
+
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+    }
+}
+
+/// The `BetaSearchContentType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSearchContentType`.
+public struct BetaSearchContentType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `text`
+    public static var text: Self { Self(rawValue: "text") }
+
+    /// `image`
+    public static var image: Self { Self(rawValue: "image") }
+}
+
+/// The `BetaSearchContextSize` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSearchContextSize`.
+public struct BetaSearchContextSize: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `medium`
+    public static var medium: Self { Self(rawValue: "medium") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// The `BetaApproximateLocation` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApproximateLocation`.
+public struct BetaApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `country` member.
+    public var country: Swift.String?
+    /// The `region` member.
+    public var region: Swift.String?
+    /// The `city` member.
+    public var city: Swift.String?
+    /// The `timezone` member.
+    public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApproximateLocation`.
+    ///
+    /// - Parameters:
+    ///   - country: The `country` member.
+    ///   - region: The `region` member.
+    ///   - city: The `city` member.
+    ///   - timezone: The `timezone` member.
+    public init(
+        country: Swift.String? = nil,
+        region: Swift.String? = nil,
+        city: Swift.String? = nil,
+        timezone: Swift.String? = nil
+    ) {
+        self.country = country
+        self.region = region
+        self.city = city
+        self.timezone = timezone
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case country
+        case region
+        case city
+        case timezone
+        case type
+    }
+
+    /// Decodes `BetaApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("approximate", .type, required: true)
+        self.country = try reader.optional(Swift.String.self, .country)
+        self.region = try reader.optional(Swift.String.self, .region)
+        self.city = try reader.optional(Swift.String.self, .city)
+        self.timezone = try reader.optional(Swift.String.self, .timezone)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("approximate", forKey: .type)
+        try container.encodeIfPresent(self.country, forKey: .country)
+        try container.encodeIfPresent(self.region, forKey: .region)
+        try container.encodeIfPresent(self.city, forKey: .city)
+        try container.encodeIfPresent(self.timezone, forKey: .timezone)
+    }
+}
+
+/// Hosted or BYOT tool search configuration for deferred tools.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchToolParam`.
+public struct BetaToolSearchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Whether tool search is executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType?
+    /// The `description` member.
+    public var description: Swift.String?
+    /// The `parameters` member.
+    public var parameters: BetaEmptyModelParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolSearchToolParam`.
+    ///
+    /// - Parameters:
+    ///   - execution: Whether tool search is executed by the server or by the client.
+    ///   - description: The `description` member.
+    ///   - parameters: The `parameters` member.
+    public init(
+        execution: BetaToolSearchExecutionType? = nil,
+        description: Swift.String? = nil,
+        parameters: BetaEmptyModelParam? = nil
+    ) {
+        self.execution = execution
+        self.description = description
+        self.parameters = parameters
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case execution
+        case description
+        case parameters
+        case type
+    }
+
+    /// Decodes `BetaToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search", .type, required: true)
+        self.execution = try reader.optional(BetaToolSearchExecutionType.self, .execution)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional(BetaEmptyModelParam.self, .parameters)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_search", forKey: .type)
+        try container.encodeIfPresent(self.execution, forKey: .execution)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encodeIfPresent(self.parameters, forKey: .parameters)
+    }
+}
+
+/// The `BetaEmptyModelParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaEmptyModelParam`.
+public typealias BetaEmptyModelParam = [Swift.String: JSONValue]
+
+/// The `BetaToolSearchExecutionType` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchExecutionType`.
+public struct BetaToolSearchExecutionType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `server`
+    public static var server: Self { Self(rawValue: "server") }
+
+    /// `client`
+    public static var client: Self { Self(rawValue: "client") }
+}
+
+/// Groups function/custom tools under a shared namespace.
+///
+/// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam`.
+public struct BetaNamespaceToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The namespace name used in tool calls (for example, `crm`).
+    public var name: Swift.String
+    /// A description of the namespace shown to the model.
+    public var description: Swift.String
+    /// The function/custom tools available inside this namespace.
+    public var tools: [BetaNamespaceToolParam.ToolValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaNamespaceToolParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The namespace name used in tool calls (for example, `crm`).
+    ///   - description: A description of the namespace shown to the model.
+    ///   - tools: The function/custom tools available inside this namespace.
+    public init(
+        name: Swift.String,
+        description: Swift.String,
+        tools: [BetaNamespaceToolParam.ToolValue]
+    ) {
+        self.name = name
+        self.description = description
+        self.tools = tools
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case tools
+        case type
+    }
+
+    /// Decodes `BetaNamespaceToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("namespace", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.tools = try reader.required([BetaNamespaceToolParam.ToolValue].self, .tools)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("namespace", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.description, forKey: .description)
+        try container.encode(self.tools, forKey: .tools)
+    }
+
+    /// A function or custom tool that belongs to a namespace.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam/properties/tools/items`.
+    public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// type: `function`
+        case function(BetaFunctionToolParam)
+        /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
+        case custom(BetaCustomToolParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "function":
+                self = .function(try BetaFunctionToolParam(from: decoder))
+            case "custom":
+                self = .custom(try BetaCustomToolParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .function(let value): try value.encode(to: encoder)
+            case .custom(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools)
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomToolParam`.
+public struct BetaCustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The name of the custom tool, used to identify it in tool calls.
+    public var name: Swift.String
+    /// Optional description of the custom tool, used to provide more context.
+    public var description: Swift.String?
+    /// The input format for the custom tool. Default is unconstrained text.
+    public var format: BetaCustomToolParam.Format?
+    /// Whether this tool should be deferred and discovered via tool search.
+    public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomToolParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the custom tool, used to identify it in tool calls.
+    ///   - description: Optional description of the custom tool, used to provide more context.
+    ///   - format: The input format for the custom tool. Default is unconstrained text.
+    ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(
+        name: Swift.String,
+        description: Swift.String? = nil,
+        format: BetaCustomToolParam.Format? = nil,
+        deferLoading: Swift.Bool? = nil,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.format = format
+        self.deferLoading = deferLoading
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case format
+        case deferLoading = "defer_loading"
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes `BetaCustomToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.format = try reader.optional(BetaCustomToolParam.Format.self, .format)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("custom", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encodeIfPresent(self.format, forKey: .format)
+        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+
+    /// The input format for the custom tool. Default is unconstrained text.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCustomToolParam/properties/format`.
+    public enum Format: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Unconstrained free-form text. (type: `text`)
+        case text(BetaCustomTextFormatParam)
+        /// A grammar defined by the user. (type: `grammar`)
+        case grammar(BetaCustomGrammarFormatParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "text":
+                self = .text(try BetaCustomTextFormatParam(from: decoder))
+            case "grammar":
+                self = .grammar(try BetaCustomGrammarFormatParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .text(let value): try value.encode(to: encoder)
+            case .grammar(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// A grammar defined by the user.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomGrammarFormatParam`.
+public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The syntax of the grammar definition. One of `lark` or `regex`.
+    public var syntax: BetaGrammarSyntax1
+    /// The grammar definition.
+    public var definition: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomGrammarFormatParam`.
+    ///
+    /// - Parameters:
+    ///   - syntax: The syntax of the grammar definition. One of `lark` or `regex`.
+    ///   - definition: The grammar definition.
+    public init(
+        syntax: BetaGrammarSyntax1,
+        definition: Swift.String
+    ) {
+        self.syntax = syntax
+        self.definition = definition
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case syntax
+        case definition
+        case type
+    }
+
+    /// Decodes `BetaCustomGrammarFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("grammar", .type, required: true)
+        self.syntax = try reader.required(BetaGrammarSyntax1.self, .syntax)
+        self.definition = try reader.required(Swift.String.self, .definition)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("grammar", forKey: .type)
+        try container.encode(self.syntax, forKey: .syntax)
+        try container.encode(self.definition, forKey: .definition)
+    }
+}
+
+/// The `BetaGrammarSyntax1` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaGrammarSyntax1`.
+public struct BetaGrammarSyntax1: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `lark`
+    public static var lark: Self { Self(rawValue: "lark") }
+
+    /// `regex`
+    public static var regex: Self { Self(rawValue: "regex") }
+}
+
+/// Unconstrained free-form text.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomTextFormatParam`.
+public struct BetaCustomTextFormatParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomTextFormatParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaCustomTextFormatParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("text", forKey: .type)
+    }
+}
+
+/// The `BetaFunctionToolParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionToolParam`.
+public struct BetaFunctionToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `name` member.
+    public var name: Swift.String
+    /// The `description` member.
+    public var description: Swift.String?
+    /// The `parameters` member.
+    public var parameters: BetaEmptyModelParam?
+    /// The `strict` member.
+    public var strict: Swift.Bool?
+    /// The `output_schema` member.
+    public var outputSchema: [Swift.String: JSONValue]?
+    /// Whether this function should be deferred and discovered via tool search.
+    public var deferLoading: Swift.Bool?
+    /// The `allowed_callers` member.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionToolParam`.
+    ///
+    /// - Parameters:
+    ///   - name: The `name` member.
+    ///   - description: The `description` member.
+    ///   - parameters: The `parameters` member.
+    ///   - strict: The `strict` member.
+    ///   - outputSchema: The `output_schema` member.
+    ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
+    ///   - allowedCallers: The `allowed_callers` member.
+    public init(
+        name: Swift.String,
+        description: Swift.String? = nil,
+        parameters: BetaEmptyModelParam? = nil,
+        strict: Swift.Bool? = nil,
+        outputSchema: [Swift.String: JSONValue]? = nil,
+        deferLoading: Swift.Bool? = nil,
+        allowedCallers: [BetaCallableToolAllowedCaller]? = nil
+    ) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.strict = strict
+        self.outputSchema = outputSchema
+        self.deferLoading = deferLoading
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case name
+        case description
+        case parameters
+        case strict
+        case outputSchema = "output_schema"
+        case deferLoading = "defer_loading"
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes `BetaFunctionToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional(BetaEmptyModelParam.self, .parameters)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, .outputSchema)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function", forKey: .type)
+        try container.encode(self.name, forKey: .name)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encodeIfPresent(self.parameters, forKey: .parameters)
+        try container.encodeIfPresent(self.strict, forKey: .strict)
+        try container.encodeIfPresent(self.outputSchema, forKey: .outputSchema)
+        try container.encodeIfPresent(self.deferLoading, forKey: .deferLoading)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+}
+
 /// A tool that allows the model to execute shell commands.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
-public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
+public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `environment` member.
     public var environment: BetaFunctionShellToolParam.Environment?
     /// The `allowed_callers` member.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionShellToolParam`.
     ///
@@ -31,15 +1023,17 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFunctionShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell", forKey: .type)
-        self.environment = try container.decodeIfPresent(BetaFunctionShellToolParam.Environment.self, forKey: .environment)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell", .type, required: true)
+        self.environment = try reader.optional(BetaFunctionShellToolParam.Environment.self, .environment)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -57,7 +1051,7 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
+    public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `container_auto`
         case containerAuto(BetaContainerAutoParam)
         /// type: `local`
@@ -100,9 +1094,11 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable {
 /// The `BetaContainerReferenceParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerReferenceParam`.
-public struct BetaContainerReferenceParam: Codable, Hashable, Sendable {
+public struct BetaContainerReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced container.
     public var containerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaContainerReferenceParam`.
     ///
@@ -117,14 +1113,16 @@ public struct BetaContainerReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaContainerReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_reference", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_reference", .type, required: true)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -140,9 +1138,11 @@ public struct BetaContainerReferenceParam: Codable, Hashable, Sendable {
 /// The `BetaLocalEnvironmentParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentParam`.
-public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable {
+public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of skills.
     public var skills: [BetaLocalSkillParam]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaLocalEnvironmentParam`.
     ///
@@ -157,14 +1157,16 @@ public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaLocalEnvironmentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalEnvironmentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local", forKey: .type)
-        self.skills = try container.decodeIfPresent([BetaLocalSkillParam].self, forKey: .skills)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local", .type, required: true)
+        self.skills = try reader.optional([BetaLocalSkillParam].self, .skills)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -180,13 +1182,15 @@ public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable {
 /// The `BetaLocalSkillParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLocalSkillParam`.
-public struct BetaLocalSkillParam: Codable, Hashable, Sendable {
+public struct BetaLocalSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
     public var name: Swift.String
     /// The description of the skill.
     public var description: Swift.String
     /// The path to the directory containing the skill.
     public var path: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaLocalSkillParam`.
     ///
@@ -210,15 +1214,17 @@ public struct BetaLocalSkillParam: Codable, Hashable, Sendable {
         case path
     }
 
-    /// Decodes `BetaLocalSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -235,7 +1241,7 @@ public struct BetaLocalSkillParam: Codable, Hashable, Sendable {
 /// The `BetaContainerAutoParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam`.
-public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
+public struct BetaContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
     /// The `memory_limit` member.
@@ -244,6 +1250,8 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
     public var networkPolicy: BetaContainerAutoParam.NetworkPolicy?
     /// An optional list of skills referenced by id or inline data.
     public var skills: [BetaContainerAutoParam.Skill]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaContainerAutoParam`.
     ///
@@ -272,17 +1280,19 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaContainerAutoParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(BetaContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(BetaContainerAutoParam.NetworkPolicy.self, forKey: .networkPolicy)
-        self.skills = try container.decodeIfPresent([BetaContainerAutoParam.Skill].self, forKey: .skills)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_auto", .type, required: true)
+        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+        self.memoryLimit = try reader.optional(BetaContainerMemoryLimit.self, .memoryLimit)
+        self.networkPolicy = try reader.optional(BetaContainerAutoParam.NetworkPolicy.self, .networkPolicy)
+        self.skills = try reader.optional([BetaContainerAutoParam.Skill].self, .skills)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -302,7 +1312,7 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
+    public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `disabled`
         case disabled(BetaContainerNetworkPolicyDisabledParam)
         /// type: `allowlist`
@@ -341,7 +1351,7 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/skills/items`.
-    public enum Skill: Codable, Hashable, Sendable {
+    public enum Skill: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `skill_reference`
         case skillReference(BetaSkillReferenceParam)
         /// type: `inline`
@@ -379,13 +1389,15 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable {
 /// The `BetaInlineSkillParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillParam`.
-public struct BetaInlineSkillParam: Codable, Hashable, Sendable {
+public struct BetaInlineSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
     public var name: Swift.String
     /// The description of the skill.
     public var description: Swift.String
     /// Inline skill payload
     public var source: BetaInlineSkillSourceParam
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaInlineSkillParam`.
     ///
@@ -410,16 +1422,18 @@ public struct BetaInlineSkillParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaInlineSkillParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInlineSkillParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("inline", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.source = try container.decode(BetaInlineSkillSourceParam.self, forKey: .source)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("inline", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.source = try reader.required(BetaInlineSkillSourceParam.self, .source)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -437,9 +1451,11 @@ public struct BetaInlineSkillParam: Codable, Hashable, Sendable {
 /// Inline skill payload
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillSourceParam`.
-public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable {
+public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Base64-encoded skill zip bundle.
     public var data: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaInlineSkillSourceParam`.
     ///
@@ -455,15 +1471,17 @@ public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable {
         case mediaType = "media_type"
     }
 
-    /// Decodes `BetaInlineSkillSourceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInlineSkillSourceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("base64", forKey: .type)
-        try container.decodeConstant("application/zip", forKey: .mediaType)
-        self.data = try container.decode(Swift.String.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("base64", .type, required: true)
+        try reader.constant("application/zip", .mediaType, required: true)
+        self.data = try reader.required(Swift.String.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -480,11 +1498,13 @@ public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable {
 /// The `BetaSkillReferenceParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSkillReferenceParam`.
-public struct BetaSkillReferenceParam: Codable, Hashable, Sendable {
+public struct BetaSkillReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.
     public var skillID: Swift.String
     /// Optional skill version. Use a positive integer or 'latest'. Omit for default.
     public var version: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaSkillReferenceParam`.
     ///
@@ -505,15 +1525,17 @@ public struct BetaSkillReferenceParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaSkillReferenceParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSkillReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("skill_reference", forKey: .type)
-        self.skillID = try container.decode(Swift.String.self, forKey: .skillID)
-        self.version = try container.decodeIfPresent(Swift.String.self, forKey: .version)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("skill_reference", .type, required: true)
+        self.skillID = try reader.required(Swift.String.self, .skillID)
+        self.version = try reader.optional(Swift.String.self, .version)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -530,11 +1552,13 @@ public struct BetaSkillReferenceParam: Codable, Hashable, Sendable {
 /// The `BetaContainerNetworkPolicyAllowlistParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyAllowlistParam`.
-public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable {
+public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
     public var allowedDomains: [Swift.String]
     /// Optional domain-scoped secrets for allowlisted domains.
     public var domainSecrets: [BetaContainerNetworkPolicyDomainSecretParam]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaContainerNetworkPolicyAllowlistParam`.
     ///
@@ -555,15 +1579,17 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Senda
         case type
     }
 
-    /// Decodes `BetaContainerNetworkPolicyAllowlistParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerNetworkPolicyAllowlistParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("allowlist", forKey: .type)
-        self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains) ?? []
-        self.domainSecrets = try container.decodeIfPresent([BetaContainerNetworkPolicyDomainSecretParam].self, forKey: .domainSecrets)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("allowlist", .type, required: true)
+        self.allowedDomains = try reader.required([Swift.String].self, .allowedDomains)
+        self.domainSecrets = try reader.optional([BetaContainerNetworkPolicyDomainSecretParam].self, .domainSecrets)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -580,13 +1606,15 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Senda
 /// The `BetaContainerNetworkPolicyDomainSecretParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDomainSecretParam`.
-public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable {
+public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The domain associated with the secret.
     public var domain: Swift.String
     /// The name of the secret to inject for the domain.
     public var name: Swift.String
     /// The secret value to inject for the domain.
     public var value: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaContainerNetworkPolicyDomainSecretParam`.
     ///
@@ -610,15 +1638,17 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Se
         case value
     }
 
-    /// Decodes `BetaContainerNetworkPolicyDomainSecretParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerNetworkPolicyDomainSecretParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.domain = try container.decode(Swift.String.self, forKey: .domain)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.value = try container.decode(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.domain = try reader.required(Swift.String.self, .domain)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.value = try reader.required(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -635,7 +1665,10 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Se
 /// The `BetaContainerNetworkPolicyDisabledParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDisabledParam`.
-public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable {
+public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaContainerNetworkPolicyDisabledParam`.
     public init() {
     }
@@ -644,13 +1677,15 @@ public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendab
         case type
     }
 
-    /// Decodes `BetaContainerNetworkPolicyDisabledParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerNetworkPolicyDisabledParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("disabled", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("disabled", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -690,7 +1725,10 @@ public struct BetaContainerMemoryLimit: OpenEnum {
 /// A tool that allows the model to execute shell commands in a local environment.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLocalShellToolParam`.
-public struct BetaLocalShellToolParam: Codable, Hashable, Sendable {
+public struct BetaLocalShellToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaLocalShellToolParam`.
     public init() {
     }
@@ -699,13 +1737,15 @@ public struct BetaLocalShellToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaLocalShellToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local_shell", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -720,7 +1760,7 @@ public struct BetaLocalShellToolParam: Codable, Hashable, Sendable {
 /// A tool that generates images using the GPT image models.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenTool`.
-public struct BetaImageGenTool: Codable, Hashable, Sendable {
+public struct BetaImageGenTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `model` member.
     public var model: BetaImageGenTool.ModelValue?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
@@ -750,6 +1790,8 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable {
     public var partialImages: Swift.Int?
     /// Whether to generate a new image or edit an existing image. Default: `auto`.
     public var action: BetaImageGenActionEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaImageGenTool`.
     ///
@@ -806,24 +1848,26 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaImageGenTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaImageGenTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation", forKey: .type)
-        self.model = try container.decodeIfPresent(BetaImageGenTool.ModelValue.self, forKey: .model)
-        self.quality = try container.decodeIfPresent(BetaImageGenTool.Quality.self, forKey: .quality)
-        self.size = try container.decodeIfPresent(BetaImageGenTool.Size.self, forKey: .size)
-        self.outputFormat = try container.decodeIfPresent(BetaImageGenTool.OutputFormat.self, forKey: .outputFormat)
-        self.outputCompression = try container.decodeIfPresent(Swift.Int.self, forKey: .outputCompression)
-        self.moderation = try container.decodeIfPresent(BetaImageGenTool.ModerationValue.self, forKey: .moderation)
-        self.background = try container.decodeIfPresent(BetaImageGenTool.Background.self, forKey: .background)
-        self.inputFidelity = try container.decodeIfPresent(BetaInputFidelity.self, forKey: .inputFidelity)
-        self.inputImageMask = try container.decodeIfPresent(BetaImageGenTool.InputImageMask.self, forKey: .inputImageMask)
-        self.partialImages = try container.decodeIfPresent(Swift.Int.self, forKey: .partialImages)
-        self.action = try container.decodeIfPresent(BetaImageGenActionEnum.self, forKey: .action)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_generation", .type, required: true)
+        self.model = try reader.optional(BetaImageGenTool.ModelValue.self, .model)
+        self.quality = try reader.optional(BetaImageGenTool.Quality.self, .quality)
+        self.size = try reader.optional(BetaImageGenTool.Size.self, .size)
+        self.outputFormat = try reader.optional(BetaImageGenTool.OutputFormat.self, .outputFormat)
+        self.outputCompression = try reader.optional(Swift.Int.self, .outputCompression)
+        self.moderation = try reader.optional(BetaImageGenTool.ModerationValue.self, .moderation)
+        self.background = try reader.optional(BetaImageGenTool.Background.self, .background)
+        self.inputFidelity = try reader.optional(BetaInputFidelity.self, .inputFidelity)
+        self.inputImageMask = try reader.optional(BetaImageGenTool.InputImageMask.self, .inputImageMask)
+        self.partialImages = try reader.optional(Swift.Int.self, .partialImages)
+        self.action = try reader.optional(BetaImageGenActionEnum.self, .action)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -996,11 +2040,13 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable {
     /// (string, optional) and `file_id` (string, optional).
     ///
     /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/input_image_mask`.
-    public struct InputImageMask: Codable, Hashable, Sendable {
+    public struct InputImageMask: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Base64-encoded mask image.
         public var imageURL: Swift.String?
         /// File ID for the mask image.
         public var fileID: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputImageMask`.
         ///
@@ -1020,14 +2066,16 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable {
             case fileID = "file_id"
         }
 
-        /// Decodes `InputImageMask` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputImageMask` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1085,7 +2133,10 @@ public struct BetaInputFidelity: OpenEnum {
 /// The `BetaProgrammaticToolCallingParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgrammaticToolCallingParam`.
-public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable {
+public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaProgrammaticToolCallingParam`.
     public init() {
     }
@@ -1094,13 +2145,15 @@ public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaProgrammaticToolCallingParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgrammaticToolCallingParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("programmatic_tool_calling", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("programmatic_tool_calling", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1115,13 +2168,15 @@ public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable {
 /// A tool that runs Python code to help generate a response to a prompt.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool`.
-public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
+public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The code interpreter container. Can be a container ID or an object that
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
     public var container: BetaCodeInterpreterTool.Container
     /// The `allowed_callers` member.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCodeInterpreterTool`.
     ///
@@ -1142,15 +2197,17 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCodeInterpreterTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter", forKey: .type)
-        self.container = try container.decode(BetaCodeInterpreterTool.Container.self, forKey: .container)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("code_interpreter", .type, required: true)
+        self.container = try reader.required(BetaCodeInterpreterTool.Container.self, .container)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1170,7 +2227,7 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterTool/properties/container`.
-    public enum Container: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Container: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
         /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
@@ -1185,11 +2242,11 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? BetaAutoCodeInterpreterToolParam(from: decoder) {
+            if let value = decoder.attemptCase(BetaAutoCodeInterpreterToolParam.self) {
                 self = .betaAutoCodeInterpreterToolParam(value)
                 return
             }
@@ -1212,13 +2269,15 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable {
 /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam`.
-public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
+public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
     /// The `memory_limit` member.
     public var memoryLimit: BetaContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaAutoCodeInterpreterToolParam`.
     ///
@@ -1243,16 +2302,18 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaAutoCodeInterpreterToolParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAutoCodeInterpreterToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("auto", forKey: .type)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.memoryLimit = try container.decodeIfPresent(BetaContainerMemoryLimit.self, forKey: .memoryLimit)
-        self.networkPolicy = try container.decodeIfPresent(BetaAutoCodeInterpreterToolParam.NetworkPolicy.self, forKey: .networkPolicy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("auto", .type, required: true)
+        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+        self.memoryLimit = try reader.optional(BetaContainerMemoryLimit.self, .memoryLimit)
+        self.networkPolicy = try reader.optional(BetaAutoCodeInterpreterToolParam.NetworkPolicy.self, .networkPolicy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1271,7 +2332,7 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam/properties/network_policy`.
-    public enum NetworkPolicy: Codable, Hashable, Sendable {
+    public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `disabled`
         case disabled(BetaContainerNetworkPolicyDisabledParam)
         /// type: `allowlist`
@@ -1310,7 +2371,7 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable {
 /// (MCP) servers. [Learn more about MCP](/docs/guides/tools-remote-mcp).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPTool`.
-public struct BetaMCPTool: Codable, Hashable, Sendable {
+public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A label for this MCP server, used to identify it in tool calls.
     public var serverLabel: Swift.String
     /// The URL for the MCP server. One of `server_url`, `connector_id`, or
@@ -1350,6 +2411,8 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
     public var requireApproval: BetaMCPTool.RequireApproval?
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPTool`.
     ///
@@ -1406,24 +2469,26 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMCPTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp", forKey: .type)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.serverURL = try container.decodeIfPresent(Swift.String.self, forKey: .serverURL)
-        self.connectorID = try container.decodeIfPresent(BetaMCPTool.ConnectorID.self, forKey: .connectorID)
-        self.tunnelID = try container.decodeIfPresent(Swift.String.self, forKey: .tunnelID)
-        self.authorization = try container.decodeIfPresent(Swift.String.self, forKey: .authorization)
-        self.serverDescription = try container.decodeIfPresent(Swift.String.self, forKey: .serverDescription)
-        self.headers = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .headers)
-        self.allowedTools = try container.decodeIfPresent(BetaMCPTool.AllowedTools.self, forKey: .allowedTools)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
-        self.requireApproval = try container.decodeIfPresent(BetaMCPTool.RequireApproval.self, forKey: .requireApproval)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp", .type, required: true)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.serverURL = try reader.optional(Swift.String.self, .serverURL)
+        self.connectorID = try reader.optional(BetaMCPTool.ConnectorID.self, .connectorID)
+        self.tunnelID = try reader.optional(Swift.String.self, .tunnelID)
+        self.authorization = try reader.optional(Swift.String.self, .authorization)
+        self.serverDescription = try reader.optional(Swift.String.self, .serverDescription)
+        self.headers = try reader.optional([Swift.String: Swift.String].self, .headers)
+        self.allowedTools = try reader.optional(BetaMCPTool.AllowedTools.self, .allowedTools)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.requireApproval = try reader.optional(BetaMCPTool.RequireApproval.self, .requireApproval)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1500,7 +2565,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/allowed_tools/anyOf/0`.
-    public enum AllowedTools: Codable, Hashable, Sendable {
+    public enum AllowedTools: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A string array of allowed tool names
         case mcpAllowedTools([Swift.String])
         /// A filter object to specify which tools are allowed.
@@ -1512,11 +2577,11 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? [Swift.String](from: decoder) {
+            if let value = decoder.attemptCase([Swift.String].self) {
                 self = .mcpAllowedTools(value)
                 return
             }
-            if let value = try? BetaMCPToolFilter(from: decoder) {
+            if let value = decoder.attemptCase(BetaMCPToolFilter.self) {
                 self = .betaMCPToolFilter(value)
                 return
             }
@@ -1540,7 +2605,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0`.
-    public enum RequireApproval: Codable, Hashable, Sendable {
+    public enum RequireApproval: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Specify which of the MCP server's tools require approval. Can be
         case mcpToolApprovalFilter(BetaMCPTool.RequireApproval.MCPToolApprovalFilter)
         /// Specify a single approval policy for all tools. One of `always` or
@@ -1552,11 +2617,11 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? BetaMCPTool.RequireApproval.MCPToolApprovalFilter(from: decoder) {
+            if let value = decoder.attemptCase(BetaMCPTool.RequireApproval.MCPToolApprovalFilter.self) {
                 self = .mcpToolApprovalFilter(value)
                 return
             }
-            if let value = try? BetaMCPTool.RequireApproval.StringValue(from: decoder) {
+            if let value = decoder.attemptCase(BetaMCPTool.RequireApproval.StringValue.self) {
                 self = .string(value)
                 return
             }
@@ -1579,11 +2644,13 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
         /// that require approval.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0/oneOf/0`.
-        public struct MCPToolApprovalFilter: Codable, Hashable, Sendable {
+        public struct MCPToolApprovalFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// A filter object to specify which tools are allowed.
             public var always: BetaMCPToolFilter?
             /// A filter object to specify which tools are allowed.
             public var never: BetaMCPToolFilter?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `MCPToolApprovalFilter`.
             ///
@@ -1603,14 +2670,16 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
                 case never
             }
 
-            /// Decodes `MCPToolApprovalFilter` from its JSON object; members it does not declare are ignored.
+            /// Decodes `MCPToolApprovalFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.always = try container.decodeIfPresent(BetaMCPToolFilter.self, forKey: .always)
-                self.never = try container.decodeIfPresent(BetaMCPToolFilter.self, forKey: .never)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.always = try reader.optional(BetaMCPToolFilter.self, .always)
+                self.never = try reader.optional(BetaMCPToolFilter.self, .never)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1649,13 +2718,15 @@ public struct BetaMCPTool: Codable, Hashable, Sendable {
 /// A filter object to specify which tools are allowed.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPToolFilter`.
-public struct BetaMCPToolFilter: Codable, Hashable, Sendable {
+public struct BetaMCPToolFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// List of allowed tool names.
     public var toolNames: [Swift.String]?
     /// Indicates whether or not a tool modifies data or is read-only. If an
     /// MCP server is [annotated with `readOnlyHint`](https://modelcontextprotocol.io/specification/2025-06-18/schema#toolannotations-readonlyhint),
     /// it will match this filter.
     public var readOnly: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPToolFilter`.
     ///
@@ -1675,14 +2746,16 @@ public struct BetaMCPToolFilter: Codable, Hashable, Sendable {
         case readOnly = "read_only"
     }
 
-    /// Decodes `BetaMCPToolFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPToolFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.toolNames = try container.decodeIfPresent([Swift.String].self, forKey: .toolNames)
-        self.readOnly = try container.decodeIfPresent(Swift.Bool.self, forKey: .readOnly)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.toolNames = try reader.optional([Swift.String].self, .toolNames)
+        self.readOnly = try reader.optional(Swift.Bool.self, .readOnly)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1699,7 +2772,7 @@ public struct BetaMCPToolFilter: Codable, Hashable, Sendable {
 /// [web search tool](/docs/guides/tools-web-search).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool`.
-public struct BetaWebSearchTool: Codable, Hashable, Sendable {
+public struct BetaWebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
     public var type: BetaWebSearchTool.TypeValue
     /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
@@ -1710,6 +2783,8 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable {
     public var userLocation: BetaWebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: BetaWebSearchTool.SearchContextSizeValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaWebSearchTool`.
     ///
@@ -1741,17 +2816,19 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable {
         case searchContextSize = "search_context_size"
     }
 
-    /// Decodes `BetaWebSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaWebSearchTool.TypeValue.self, forKey: .type)
-        self.externalWebAccess = try container.decodeIfPresent(Swift.Bool.self, forKey: .externalWebAccess)
-        self.filters = try container.decodeIfPresent(BetaWebSearchTool.FiltersValue.self, forKey: .filters)
-        self.userLocation = try container.decodeIfPresent(BetaWebSearchApproximateLocation.self, forKey: .userLocation)
-        self.searchContextSize = try container.decodeIfPresent(BetaWebSearchTool.SearchContextSizeValue.self, forKey: .searchContextSize)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(BetaWebSearchTool.TypeValue.self, .type)
+        self.externalWebAccess = try reader.optional(Swift.Bool.self, .externalWebAccess)
+        self.filters = try reader.optional(BetaWebSearchTool.FiltersValue.self, .filters)
+        self.userLocation = try reader.optional(BetaWebSearchApproximateLocation.self, .userLocation)
+        self.searchContextSize = try reader.optional(BetaWebSearchTool.SearchContextSizeValue.self, .searchContextSize)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1788,9 +2865,11 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable {
     /// Filters for the search.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
-    public struct FiltersValue: Codable, Hashable, Sendable {
+    public struct FiltersValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `allowed_domains` member.
         public var allowedDomains: [Swift.String]?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FiltersValue`.
         ///
@@ -1804,13 +2883,15 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable {
             case allowedDomains = "allowed_domains"
         }
 
-        /// Decodes `FiltersValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FiltersValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.allowedDomains = try container.decodeIfPresent([Swift.String].self, forKey: .allowedDomains)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.allowedDomains = try reader.optional([Swift.String].self, .allowedDomains)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1848,7 +2929,7 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable {
 /// The approximate location of the user.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchApproximateLocation/anyOf/0`.
-public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable {
+public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `country` member.
     public var country: Swift.String?
     /// The `region` member.
@@ -1857,6 +2938,8 @@ public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable {
     public var city: Swift.String?
     /// The `timezone` member.
     public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaWebSearchApproximateLocation`.
     ///
@@ -1885,17 +2968,19 @@ public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaWebSearchApproximateLocation` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("approximate", forKey: .type)
-        self.country = try container.decodeIfPresent(Swift.String.self, forKey: .country)
-        self.region = try container.decodeIfPresent(Swift.String.self, forKey: .region)
-        self.city = try container.decodeIfPresent(Swift.String.self, forKey: .city)
-        self.timezone = try container.decodeIfPresent(Swift.String.self, forKey: .timezone)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("approximate", .type, required: false)
+        self.country = try reader.optional(Swift.String.self, .country)
+        self.region = try reader.optional(Swift.String.self, .region)
+        self.city = try reader.optional(Swift.String.self, .city)
+        self.timezone = try reader.optional(Swift.String.self, .timezone)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1914,13 +2999,15 @@ public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable {
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerUsePreviewTool`.
-public struct BetaComputerUsePreviewTool: Codable, Hashable, Sendable {
+public struct BetaComputerUsePreviewTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of computer environment to control.
     public var environment: BetaComputerEnvironment
     /// The width of the computer display.
     public var displayWidth: Swift.Int
     /// The height of the computer display.
     public var displayHeight: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerUsePreviewTool`.
     ///
@@ -1945,16 +3032,18 @@ public struct BetaComputerUsePreviewTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerUsePreviewTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerUsePreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_use_preview", forKey: .type)
-        self.environment = try container.decode(BetaComputerEnvironment.self, forKey: .environment)
-        self.displayWidth = try container.decode(Swift.Int.self, forKey: .displayWidth)
-        self.displayHeight = try container.decode(Swift.Int.self, forKey: .displayHeight)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_use_preview", .type, required: true)
+        self.environment = try reader.required(BetaComputerEnvironment.self, .environment)
+        self.displayWidth = try reader.required(Swift.Int.self, .displayWidth)
+        self.displayHeight = try reader.required(Swift.Int.self, .displayHeight)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2000,7 +3089,10 @@ public struct BetaComputerEnvironment: OpenEnum {
 /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerTool`.
-public struct BetaComputerTool: Codable, Hashable, Sendable {
+public struct BetaComputerTool: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaComputerTool`.
     public init() {
     }
@@ -2009,13 +3101,15 @@ public struct BetaComputerTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2030,7 +3124,7 @@ public struct BetaComputerTool: Codable, Hashable, Sendable {
 /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileSearchTool`.
-public struct BetaFileSearchTool: Codable, Hashable, Sendable {
+public struct BetaFileSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The IDs of the vector stores to search.
     public var vectorStoreIDs: [Swift.String]
     /// The maximum number of results to return. This number should be between 1 and 50 inclusive.
@@ -2039,6 +3133,8 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable {
     public var rankingOptions: BetaRankingOptions?
     /// The `filters` member.
     public var filters: BetaFilters?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFileSearchTool`.
     ///
@@ -2067,17 +3163,19 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFileSearchTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFileSearchTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search", forKey: .type)
-        self.vectorStoreIDs = try container.decodeIfPresent([Swift.String].self, forKey: .vectorStoreIDs) ?? []
-        self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
-        self.rankingOptions = try container.decodeIfPresent(BetaRankingOptions.self, forKey: .rankingOptions)
-        self.filters = try container.decodeIfPresent(BetaFilters.self, forKey: .filters)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search", .type, required: true)
+        self.vectorStoreIDs = try reader.required([Swift.String].self, .vectorStoreIDs)
+        self.maxNumResults = try reader.optional(Swift.Int.self, .maxNumResults)
+        self.rankingOptions = try reader.optional(BetaRankingOptions.self, .rankingOptions)
+        self.filters = try reader.optional(BetaFilters.self, .filters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2098,7 +3196,7 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFilters`.
-public enum BetaFilters: Codable, Hashable, Sendable {
+public enum BetaFilters: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
     case comparisonFilter(BetaComparisonFilter)
     /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
@@ -2135,11 +3233,13 @@ public enum BetaFilters: Codable, Hashable, Sendable {
 /// Combine multiple filters using `and` or `or`.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter`.
-public struct BetaCompoundFilter: Codable, Hashable, Sendable {
+public struct BetaCompoundFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Type of operation: `and` or `or`.
     public var type: BetaCompoundFilter.TypeValue
     /// Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
     public var filters: [BetaCompoundFilter.Filter]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCompoundFilter`.
     ///
@@ -2159,14 +3259,16 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable {
         case filters
     }
 
-    /// Decodes `BetaCompoundFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaCompoundFilter.TypeValue.self, forKey: .type)
-        self.filters = try container.decodeIfPresent([BetaCompoundFilter.Filter].self, forKey: .filters) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(BetaCompoundFilter.TypeValue.self, .type)
+        self.filters = try reader.required([BetaCompoundFilter.Filter].self, .filters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2202,7 +3304,7 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Hashable, Sendable {
+    public enum Filter: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
         case comparisonFilter(BetaComparisonFilter)
         /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
@@ -2240,7 +3342,7 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable {
 /// A filter used to compare a specified attribute key to a given value using a defined comparison operation.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter`.
-public struct BetaComparisonFilter: Codable, Hashable, Sendable {
+public struct BetaComparisonFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Specifies the comparison operator: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`.
     /// - `eq`: equals
     /// - `ne`: not equal
@@ -2255,6 +3357,8 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
     public var key: Swift.String
     /// The value to compare against the attribute key; supports string, number, or boolean types.
     public var value: BetaComparisonFilter.Value
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComparisonFilter`.
     ///
@@ -2278,15 +3382,17 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
         case value
     }
 
-    /// Decodes `BetaComparisonFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(BetaComparisonFilter.TypeValue.self, forKey: .type)
-        self.key = try container.decode(Swift.String.self, forKey: .key)
-        self.value = try container.decode(BetaComparisonFilter.Value.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(BetaComparisonFilter.TypeValue.self, .type)
+        self.key = try reader.required(Swift.String.self, .key)
+        self.value = try reader.required(BetaComparisonFilter.Value.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2349,7 +3455,7 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value`.
-    public enum Value: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case number(Swift.Double)
         case boolean(Swift.Bool)
@@ -2364,19 +3470,19 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? Swift.Double(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Double.self) {
                 self = .number(value)
                 return
             }
-            if let value = try? Swift.Bool(from: decoder) {
+            if let value = decoder.attemptCase(Swift.Bool.self) {
                 self = .boolean(value)
                 return
             }
-            if let value = try? [BetaComparisonFilter.Value.ValueValue](from: decoder) {
+            if let value = decoder.attemptCase([BetaComparisonFilter.Value.ValueValue].self) {
                 self = .values(value)
                 return
             }
@@ -2401,7 +3507,7 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
-        public enum ValueValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+        public enum ValueValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
             case string(Swift.String)
             case number(Swift.Double)
             /// A variant this SDK does not know, kept as its raw JSON.
@@ -2414,11 +3520,11 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
             ///
             /// - Throws: `DecodingError` only when the input is not JSON.
             public init(from decoder: any Decoder) throws {
-                if let value = try? Swift.String(from: decoder) {
+                if let value = decoder.attemptCase(Swift.String.self) {
                     self = .string(value)
                     return
                 }
-                if let value = try? Swift.Double(from: decoder) {
+                if let value = decoder.attemptCase(Swift.Double.self) {
                     self = .number(value)
                     return
                 }
@@ -2442,13 +3548,15 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable {
 /// The `BetaRankingOptions` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaRankingOptions`.
-public struct BetaRankingOptions: Codable, Hashable, Sendable {
+public struct BetaRankingOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search.
     public var ranker: BetaRankerVersionType?
     /// The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
     public var scoreThreshold: Swift.Double?
     /// Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
     public var hybridSearch: BetaHybridSearchOptions?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaRankingOptions`.
     ///
@@ -2472,15 +3580,17 @@ public struct BetaRankingOptions: Codable, Hashable, Sendable {
         case hybridSearch = "hybrid_search"
     }
 
-    /// Decodes `BetaRankingOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaRankingOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.ranker = try container.decodeIfPresent(BetaRankerVersionType.self, forKey: .ranker)
-        self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
-        self.hybridSearch = try container.decodeIfPresent(BetaHybridSearchOptions.self, forKey: .hybridSearch)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.ranker = try reader.optional(BetaRankerVersionType.self, .ranker)
+        self.scoreThreshold = try reader.optional(Swift.Double.self, .scoreThreshold)
+        self.hybridSearch = try reader.optional(BetaHybridSearchOptions.self, .hybridSearch)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2497,11 +3607,13 @@ public struct BetaRankingOptions: Codable, Hashable, Sendable {
 /// The `BetaHybridSearchOptions` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaHybridSearchOptions`.
-public struct BetaHybridSearchOptions: Codable, Hashable, Sendable {
+public struct BetaHybridSearchOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The weight of the embedding in the reciprocal ranking fusion.
     public var embeddingWeight: Swift.Double
     /// The weight of the text in the reciprocal ranking fusion.
     public var textWeight: Swift.Double
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaHybridSearchOptions`.
     ///
@@ -2521,14 +3633,16 @@ public struct BetaHybridSearchOptions: Codable, Hashable, Sendable {
         case textWeight = "text_weight"
     }
 
-    /// Decodes `BetaHybridSearchOptions` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaHybridSearchOptions` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.embeddingWeight = try container.decode(Swift.Double.self, forKey: .embeddingWeight)
-        self.textWeight = try container.decode(Swift.Double.self, forKey: .textWeight)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.embeddingWeight = try reader.required(Swift.Double.self, .embeddingWeight)
+        self.textWeight = try reader.required(Swift.Double.self, .textWeight)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2563,7 +3677,7 @@ public struct BetaRankerVersionType: OpenEnum {
 /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionTool`.
-public struct BetaFunctionTool: Codable, Hashable, Sendable {
+public struct BetaFunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
     /// The `description` member.
@@ -2578,6 +3692,8 @@ public struct BetaFunctionTool: Codable, Hashable, Sendable {
     public var deferLoading: Swift.Bool?
     /// The `allowed_callers` member.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionTool`.
     ///
@@ -2618,20 +3734,22 @@ public struct BetaFunctionTool: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFunctionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.parameters = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .parameters)
-        self.outputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .outputSchema)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
-        self.deferLoading = try container.decodeIfPresent(Swift.Bool.self, forKey: .deferLoading)
-        self.allowedCallers = try container.decodeIfPresent([BetaCallableToolAllowedCaller].self, forKey: .allowedCallers)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional([Swift.String: JSONValue].self, .parameters)
+        self.outputSchema = try reader.optional([Swift.String: JSONValue].self, .outputSchema)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.deferLoading = try reader.optional(Swift.Bool.self, .deferLoading)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2655,7 +3773,7 @@ public struct BetaFunctionTool: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputItem`.
-public enum BetaInputItem: Codable, Hashable, Sendable {
+public enum BetaInputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A message input to the model with a role indicating instruction following
     case easyInputMessage(BetaEasyInputMessage)
     /// An item representing part of the context for the response to be
@@ -2685,11 +3803,11 @@ public enum BetaInputItem: Codable, Hashable, Sendable {
         case "program_output":
             self = .programOutput(try BetaProgramOutputItemParam(from: decoder))
         default:
-            if let value = try? BetaEasyInputMessage(from: decoder) {
+            if let value = decoder.attemptCase(BetaEasyInputMessage.self) {
                 self = .easyInputMessage(value)
                 return
             }
-            if let value = try? BetaItem(from: decoder) {
+            if let value = decoder.attemptCase(BetaItem.self) {
                 if case .unknown = value {} else {
                     self = .item(value)
                     return
@@ -2718,7 +3836,7 @@ public enum BetaInputItem: Codable, Hashable, Sendable {
 /// The `BetaProgramOutputItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemParam`.
-public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable {
+public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this program output item.
@@ -2729,6 +3847,8 @@ public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable {
     public var result: Swift.String
     /// The terminal status of the program output.
     public var status: BetaProgramOutputItemStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaProgramOutputItemParam`.
     ///
@@ -2761,18 +3881,20 @@ public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaProgramOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgramOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.result = try container.decode(Swift.String.self, forKey: .result)
-        self.status = try container.decode(BetaProgramOutputItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.result = try reader.required(Swift.String.self, .result)
+        self.status = try reader.required(BetaProgramOutputItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2811,9 +3933,11 @@ public struct BetaProgramOutputItemStatus: OpenEnum {
 /// The agent that produced this item.
 ///
 /// - Remark: Generated from `#/components/schemas/Beta_AgentTagParam`.
-public struct BetaAgentTagParam: Codable, Hashable, Sendable {
+public struct BetaAgentTagParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The canonical name of the agent that produced this item.
     public var agentName: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaAgentTagParam`.
     ///
@@ -2827,13 +3951,15 @@ public struct BetaAgentTagParam: Codable, Hashable, Sendable {
         case agentName = "agent_name"
     }
 
-    /// Decodes `BetaAgentTagParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAgentTagParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.agentName = try container.decode(Swift.String.self, forKey: .agentName)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.agentName = try reader.required(Swift.String.self, .agentName)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2842,1135 +3968,5 @@ public struct BetaAgentTagParam: Codable, Hashable, Sendable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(self.agentName, forKey: .agentName)
-    }
-}
-
-/// The `BetaProgramItemParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
-public struct BetaProgramItemParam: Codable, Hashable, Sendable {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The unique ID of this program item.
-    public var id: Swift.String
-    /// The stable call ID of the program item.
-    public var callID: Swift.String
-    /// The JavaScript source executed by programmatic tool calling.
-    public var code: Swift.String
-    /// Opaque program replay fingerprint that must be round-tripped.
-    public var fingerprint: Swift.String
-
-    /// Creates a new `BetaProgramItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of this program item.
-    ///   - callID: The stable call ID of the program item.
-    ///   - code: The JavaScript source executed by programmatic tool calling.
-    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
-    ///   - agent: The `agent` member.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        code: Swift.String,
-        fingerprint: Swift.String,
-        agent: BetaAgentTagParam? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.code = code
-        self.fingerprint = fingerprint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case code
-        case fingerprint
-        case type
-    }
-
-    /// Decodes `BetaProgramItemParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.fingerprint, forKey: .fingerprint)
-    }
-}
-
-/// An internal identifier for an item to reference.
-///
-/// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
-public struct BetaItemReferenceParam: Codable, Hashable, Sendable {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The ID of the item to reference.
-    public var id: Swift.String
-
-    /// Creates a new `BetaItemReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The ID of the item to reference.
-    ///   - agent: The `agent` member.
-    public init(
-        id: Swift.String,
-        agent: BetaAgentTagParam? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case type
-    }
-
-    /// Decodes `BetaItemReferenceParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("item_reference", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("item_reference", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// Compacts the current context. Must be the final input item.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
-public struct BetaCompactionTriggerItemParam: Codable, Hashable, Sendable {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-
-    /// Creates a new `BetaCompactionTriggerItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    public init(agent: BetaAgentTagParam? = nil) {
-        self.agent = agent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case type
-    }
-
-    /// Decodes `BetaCompactionTriggerItemParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction_trigger", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("compaction_trigger", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-    }
-}
-
-/// Content item used to generate a response.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaItem`.
-public enum BetaItem: Codable, Hashable, Sendable {
-    /// A message input to the model with a role indicating instruction following
-    case inputMessage(BetaInputMessage)
-    /// An output message from the model.
-    case outputMessage(BetaOutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
-    case fileSearchCall(BetaFileSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
-    case computerCall(BetaComputerToolCall)
-    /// The output of a computer tool call. (type: `computer_call_output`)
-    case computerCallOutput(BetaComputerCallOutputItemParam)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
-    case webSearchCall(BetaWebSearchToolCall)
-    /// A tool call to run a function. See the (type: `function_call`)
-    case functionCall(BetaFunctionToolCall)
-    /// The output of a function tool call. (type: `function_call_output`)
-    case functionCallOutput(BetaFunctionCallOutputItemParam)
-    /// A message routed between agents. (type: `agent_message`)
-    case agentMessage(BetaAgentMessageItemParam)
-    /// type: `multi_agent_call`
-    case multiAgentCall(BetaMultiAgentCallItemParam)
-    /// type: `multi_agent_call_output`
-    case multiAgentCallOutput(BetaMultiAgentCallOutputItemParam)
-    /// type: `tool_search_call`
-    case toolSearchCall(BetaToolSearchCallItemParam)
-    /// type: `tool_search_output`
-    case toolSearchOutput(BetaToolSearchOutputItemParam)
-    /// type: `additional_tools`
-    case additionalTools(BetaAdditionalToolsItemParam)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
-    case reasoning(BetaReasoningItem)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
-    case compaction(BetaCompactionSummaryItemParam)
-    /// An image generation request made by the model. (type: `image_generation_call`)
-    case imageGenerationCall(BetaImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
-    case codeInterpreterCall(BetaCodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
-    case localShellCall(BetaLocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
-    case localShellCallOutput(BetaLocalShellToolCallOutput)
-    /// A tool representing a request to execute one or more shell commands. (type: `shell_call`)
-    case shellCall(BetaFunctionShellCallItemParam)
-    /// The streamed output items emitted by a shell tool call. (type: `shell_call_output`)
-    case shellCallOutput(BetaFunctionShellCallOutputItemParam)
-    /// A tool call representing a request to create, delete, or update files using diff patches. (type: `apply_patch_call`)
-    case applyPatchCall(BetaApplyPatchToolCallItemParam)
-    /// The streamed output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
-    case applyPatchCallOutput(BetaApplyPatchToolCallOutputItemParam)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
-    case mcpListTools(BetaMCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
-    case mcpApprovalRequest(BetaMCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
-    case mcpApprovalResponse(BetaMCPApprovalResponse)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
-    case mcpCall(BetaMCPToolCall)
-    /// The output of a custom tool call from your code, being sent back to the model. (type: `custom_tool_call_output`)
-    case customToolCallOutput(BetaCustomToolCallOutput)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
-    case customToolCall(BetaCustomToolCall)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "file_search_call":
-            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
-        case "computer_call":
-            self = .computerCall(try BetaComputerToolCall(from: decoder))
-        case "computer_call_output":
-            self = .computerCallOutput(try BetaComputerCallOutputItemParam(from: decoder))
-        case "web_search_call":
-            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
-        case "function_call":
-            self = .functionCall(try BetaFunctionToolCall(from: decoder))
-        case "function_call_output":
-            self = .functionCallOutput(try BetaFunctionCallOutputItemParam(from: decoder))
-        case "agent_message":
-            self = .agentMessage(try BetaAgentMessageItemParam(from: decoder))
-        case "multi_agent_call":
-            self = .multiAgentCall(try BetaMultiAgentCallItemParam(from: decoder))
-        case "multi_agent_call_output":
-            self = .multiAgentCallOutput(try BetaMultiAgentCallOutputItemParam(from: decoder))
-        case "tool_search_call":
-            self = .toolSearchCall(try BetaToolSearchCallItemParam(from: decoder))
-        case "tool_search_output":
-            self = .toolSearchOutput(try BetaToolSearchOutputItemParam(from: decoder))
-        case "additional_tools":
-            self = .additionalTools(try BetaAdditionalToolsItemParam(from: decoder))
-        case "reasoning":
-            self = .reasoning(try BetaReasoningItem(from: decoder))
-        case "compaction":
-            self = .compaction(try BetaCompactionSummaryItemParam(from: decoder))
-        case "image_generation_call":
-            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
-        case "code_interpreter_call":
-            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
-        case "local_shell_call":
-            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
-        case "local_shell_call_output":
-            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
-        case "shell_call":
-            self = .shellCall(try BetaFunctionShellCallItemParam(from: decoder))
-        case "shell_call_output":
-            self = .shellCallOutput(try BetaFunctionShellCallOutputItemParam(from: decoder))
-        case "apply_patch_call":
-            self = .applyPatchCall(try BetaApplyPatchToolCallItemParam(from: decoder))
-        case "apply_patch_call_output":
-            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutputItemParam(from: decoder))
-        case "mcp_list_tools":
-            self = .mcpListTools(try BetaMCPListTools(from: decoder))
-        case "mcp_approval_request":
-            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
-        case "mcp_approval_response":
-            self = .mcpApprovalResponse(try BetaMCPApprovalResponse(from: decoder))
-        case "mcp_call":
-            self = .mcpCall(try BetaMCPToolCall(from: decoder))
-        case "custom_tool_call_output":
-            self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
-        case "custom_tool_call":
-            self = .customToolCall(try BetaCustomToolCall(from: decoder))
-        default:
-            if let value = try? BetaInputMessage(from: decoder) {
-                self = .inputMessage(value)
-                return
-            }
-            if let value = try? BetaOutputMessage(from: decoder) {
-                self = .outputMessage(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .inputMessage(let value): try value.encode(to: encoder)
-        case .outputMessage(let value): try value.encode(to: encoder)
-        case .fileSearchCall(let value): try value.encode(to: encoder)
-        case .computerCall(let value): try value.encode(to: encoder)
-        case .computerCallOutput(let value): try value.encode(to: encoder)
-        case .webSearchCall(let value): try value.encode(to: encoder)
-        case .functionCall(let value): try value.encode(to: encoder)
-        case .functionCallOutput(let value): try value.encode(to: encoder)
-        case .agentMessage(let value): try value.encode(to: encoder)
-        case .multiAgentCall(let value): try value.encode(to: encoder)
-        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
-        case .toolSearchCall(let value): try value.encode(to: encoder)
-        case .toolSearchOutput(let value): try value.encode(to: encoder)
-        case .additionalTools(let value): try value.encode(to: encoder)
-        case .reasoning(let value): try value.encode(to: encoder)
-        case .compaction(let value): try value.encode(to: encoder)
-        case .imageGenerationCall(let value): try value.encode(to: encoder)
-        case .codeInterpreterCall(let value): try value.encode(to: encoder)
-        case .localShellCall(let value): try value.encode(to: encoder)
-        case .localShellCallOutput(let value): try value.encode(to: encoder)
-        case .shellCall(let value): try value.encode(to: encoder)
-        case .shellCallOutput(let value): try value.encode(to: encoder)
-        case .applyPatchCall(let value): try value.encode(to: encoder)
-        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-        case .mcpListTools(let value): try value.encode(to: encoder)
-        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-        case .mcpCall(let value): try value.encode(to: encoder)
-        case .customToolCallOutput(let value): try value.encode(to: encoder)
-        case .customToolCall(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A call to a custom tool created by the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCustomToolCall`.
-public struct BetaCustomToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the custom tool call in the OpenAI platform.
-    public var id: Swift.String?
-    /// An identifier used to map this custom tool call to a tool call output.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The namespace of the custom tool being called.
-    public var namespace: Swift.String?
-    /// The name of the custom tool being called.
-    public var name: Swift.String
-    /// The input for the custom tool call generated by the model.
-    public var input: Swift.String
-
-    /// Creates a new `BetaCustomToolCall`.
-    ///
-    /// - Parameters:
-    ///   - callID: An identifier used to map this custom tool call to a tool call output.
-    ///   - name: The name of the custom tool being called.
-    ///   - input: The input for the custom tool call generated by the model.
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the custom tool being called.
-    public init(
-        callID: Swift.String,
-        name: Swift.String,
-        input: Swift.String,
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.namespace = namespace
-        self.name = name
-        self.input = input
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case namespace
-        case name
-        case input
-        case type
-    }
-
-    /// Decodes `BetaCustomToolCall` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom_tool_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encodeIfPresent(self.namespace, forKey: .namespace)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.input, forKey: .input)
-    }
-}
-
-/// The execution context that produced this tool call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolCallCaller`.
-public enum BetaToolCallCaller: Codable, Hashable, Sendable {
-    /// type: `direct`
-    case direct(BetaDirectToolCallCaller)
-    /// type: `program`
-    case program(BetaProgramToolCallCaller)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try BetaDirectToolCallCaller(from: decoder))
-        case "program":
-            self = .program(try BetaProgramToolCallCaller(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// The `BetaProgramToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCaller`.
-public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable {
-    /// The call ID of the program item that produced this tool call.
-    public var callerID: Swift.String
-
-    /// Creates a new `BetaProgramToolCallCaller`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case callerID = "caller_id"
-        case type
-    }
-
-    /// Decodes `BetaProgramToolCallCaller` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encode(self.callerID, forKey: .callerID)
-    }
-}
-
-/// The `BetaDirectToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCaller`.
-public struct BetaDirectToolCallCaller: Codable, Hashable, Sendable {
-    /// Creates a new `BetaDirectToolCallCaller`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaDirectToolCallCaller` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("direct", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("direct", forKey: .type)
-    }
-}
-
-/// The `BetaAgentTag` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaAgentTag`.
-public struct BetaAgentTag: Codable, Hashable, Sendable {
-    /// The canonical name of the agent that produced this item.
-    public var agentName: Swift.String
-
-    /// Creates a new `BetaAgentTag`.
-    ///
-    /// - Parameters:
-    ///   - agentName: The canonical name of the agent that produced this item.
-    public init(agentName: Swift.String) {
-        self.agentName = agentName
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agentName = "agent_name"
-    }
-
-    /// Decodes `BetaAgentTag` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.agentName = try container.decode(Swift.String.self, forKey: .agentName)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.agentName, forKey: .agentName)
-    }
-}
-
-/// The output of a custom tool call from your code, being sent back to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput`.
-public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the custom tool call output in the OpenAI platform.
-    public var id: Swift.String?
-    /// The call ID, used to map this custom tool call output to a custom tool call.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCallerParam?
-    /// The output from the custom tool call generated by your code.
-    /// Can be a string or an list of output content.
-    public var output: BetaCustomToolCallOutput.Output
-
-    /// Creates a new `BetaCustomToolCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
-    ///   - output: The output from the custom tool call generated by your code.
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
-    ///   - caller: The `caller` member.
-    public init(
-        callID: Swift.String,
-        output: BetaCustomToolCallOutput.Output,
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        caller: BetaToolCallCallerParam? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.output = output
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case output
-        case type
-    }
-
-    /// Decodes `BetaCustomToolCallOutput` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("custom_tool_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(BetaCustomToolCallOutput.Output.self, forKey: .output)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom_tool_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.output, forKey: .output)
-    }
-
-    /// The output from the custom tool call generated by your code.
-    /// Can be a string or an list of output content.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// A string of the output of the custom tool call.
-        case string(Swift.String)
-        /// Text, image, or file output of the custom tool call.
-        case outputContentList([BetaFunctionAndCustomToolCallOutput])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
-                self = .outputContentList(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .outputContentList(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The `BetaFunctionAndCustomToolCallOutput` schema.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionAndCustomToolCallOutput`.
-public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable {
-    /// A text input to the model. (type: `input_text`)
-    case inputText(BetaInputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
-    case inputImage(BetaInputImageContent)
-    /// A file input to the model. (type: `input_file`)
-    case inputFile(BetaInputFileContent)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "input_text":
-            self = .inputText(try BetaInputTextContent(from: decoder))
-        case "input_image":
-            self = .inputImage(try BetaInputImageContent(from: decoder))
-        case "input_file":
-            self = .inputFile(try BetaInputFileContent(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .inputText(let value): try value.encode(to: encoder)
-        case .inputImage(let value): try value.encode(to: encoder)
-        case .inputFile(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A file input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputFileContent`.
-public struct BetaInputFileContent: Codable, Hashable, Sendable {
-    /// The `file_id` member.
-    public var fileID: Swift.String?
-    /// The name of the file to be sent to the model.
-    public var filename: Swift.String?
-    /// The content of the file to be sent to the model.
-    public var fileData: Swift.String?
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
-    /// The URL of the file to be sent to the model.
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: BetaFileInputDetail?
-
-    /// Creates a new `BetaInputFileContent`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The name of the file to be sent to the model.
-    ///   - fileData: The content of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    ///   - fileURL: The URL of the file to be sent to the model.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil,
-        fileURL: Swift.String? = nil,
-        detail: BetaFileInputDetail? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-        self.fileURL = fileURL
-        self.detail = detail
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case filename
-        case fileData = "file_data"
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case fileURL = "file_url"
-        case detail
-        case type
-    }
-
-    /// Decodes `BetaInputFileContent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_file", forKey: .type)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
-        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
-        self.detail = try container.decodeIfPresent(BetaFileInputDetail.self, forKey: .detail)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_file", forKey: .type)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.filename, forKey: .filename)
-        try container.encodeIfPresent(self.fileData, forKey: .fileData)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-    }
-}
-
-/// The `BetaFileInputDetail` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileInputDetail`.
-public struct BetaFileInputDetail: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointConfig`.
-public struct BetaPromptCacheBreakpointConfig: Codable, Hashable, Sendable {
-    /// Creates a new `BetaPromptCacheBreakpointConfig`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-    }
-
-    /// Decodes `BetaPromptCacheBreakpointConfig` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("explicit", forKey: .mode)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("explicit", forKey: .mode)
-    }
-}
-
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision).
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputImageContent`.
-public struct BetaInputImageContent: Codable, Hashable, Sendable {
-    /// The `image_url` member.
-    public var imageURL: Swift.String?
-    /// The `file_id` member.
-    public var fileID: Swift.String?
-    /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    public var detail: BetaImageDetail
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
-
-    /// Creates a new `BetaInputImageContent`.
-    ///
-    /// - Parameters:
-    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public init(
-        detail: BetaImageDetail,
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    /// Decodes `BetaInputImageContent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decode(BetaImageDetail.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_image", forKey: .type)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encode(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// The `BetaImageDetail` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaImageDetail`.
-public struct BetaImageDetail: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
-/// A text input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputTextContent`.
-public struct BetaInputTextContent: Codable, Hashable, Sendable {
-    /// The text input to the model.
-    public var text: Swift.String
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
-
-    /// Creates a new `BetaInputTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public init(
-        text: Swift.String,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
-    ) {
-        self.text = text
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    /// Decodes `BetaInputTextContent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// The execution context that produced this tool call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolCallCallerParam`.
-public enum BetaToolCallCallerParam: Codable, Hashable, Sendable {
-    /// type: `direct`
-    case direct(BetaDirectToolCallCallerParam)
-    /// type: `program`
-    case program(BetaProgramToolCallCallerParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try BetaDirectToolCallCallerParam(from: decoder))
-        case "program":
-            self = .program(try BetaProgramToolCallCallerParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// The `BetaProgramToolCallCallerParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCallerParam`.
-public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable {
-    /// The call ID of the program item that produced this tool call.
-    public var callerID: Swift.String
-
-    /// Creates a new `BetaProgramToolCallCallerParam`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case callerID = "caller_id"
-        case type
-    }
-
-    /// Decodes `BetaProgramToolCallCallerParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.callerID = try container.decode(Swift.String.self, forKey: .callerID)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encode(self.callerID, forKey: .callerID)
-    }
-}
-
-/// The `BetaDirectToolCallCallerParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCallerParam`.
-public struct BetaDirectToolCallCallerParam: Codable, Hashable, Sendable {
-    /// Creates a new `BetaDirectToolCallCallerParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaDirectToolCallCallerParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("direct", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("direct", forKey: .type)
     }
 }

@@ -3,10 +3,1199 @@
 
 import Foundation
 
+/// The `BetaProgramItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
+public struct BetaProgramItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The unique ID of this program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaProgramItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    ///   - agent: The `agent` member.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.code = code
+        self.fingerprint = fingerprint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case code
+        case fingerprint
+        case type
+    }
+
+    /// Decodes `BetaProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.fingerprint = try reader.required(Swift.String.self, .fingerprint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.fingerprint, forKey: .fingerprint)
+    }
+}
+
+/// An internal identifier for an item to reference.
+///
+/// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
+public struct BetaItemReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The ID of the item to reference.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaItemReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the item to reference.
+    ///   - agent: The `agent` member.
+    public init(
+        id: Swift.String,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case type
+    }
+
+    /// Decodes `BetaItemReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("item_reference", .type, required: false)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("item_reference", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+    }
+}
+
+/// Compacts the current context. Must be the final input item.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
+public struct BetaCompactionTriggerItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCompactionTriggerItemParam`.
+    ///
+    /// - Parameters:
+    ///   - agent: The `agent` member.
+    public init(agent: BetaAgentTagParam? = nil) {
+        self.agent = agent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case type
+    }
+
+    /// Decodes `BetaCompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("compaction_trigger", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("compaction_trigger", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+    }
+}
+
+/// Content item used to generate a response.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaItem`.
+public enum BetaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// A message input to the model with a role indicating instruction following
+    case inputMessage(BetaInputMessage)
+    /// An output message from the model.
+    case outputMessage(BetaOutputMessage)
+    /// The results of a file search tool call. See the (type: `file_search_call`)
+    case fileSearchCall(BetaFileSearchToolCall)
+    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    case computerCall(BetaComputerToolCall)
+    /// The output of a computer tool call. (type: `computer_call_output`)
+    case computerCallOutput(BetaComputerCallOutputItemParam)
+    /// The results of a web search tool call. See the (type: `web_search_call`)
+    case webSearchCall(BetaWebSearchToolCall)
+    /// A tool call to run a function. See the (type: `function_call`)
+    case functionCall(BetaFunctionToolCall)
+    /// The output of a function tool call. (type: `function_call_output`)
+    case functionCallOutput(BetaFunctionCallOutputItemParam)
+    /// A message routed between agents. (type: `agent_message`)
+    case agentMessage(BetaAgentMessageItemParam)
+    /// type: `multi_agent_call`
+    case multiAgentCall(BetaMultiAgentCallItemParam)
+    /// type: `multi_agent_call_output`
+    case multiAgentCallOutput(BetaMultiAgentCallOutputItemParam)
+    /// type: `tool_search_call`
+    case toolSearchCall(BetaToolSearchCallItemParam)
+    /// type: `tool_search_output`
+    case toolSearchOutput(BetaToolSearchOutputItemParam)
+    /// type: `additional_tools`
+    case additionalTools(BetaAdditionalToolsItemParam)
+    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    case reasoning(BetaReasoningItem)
+    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    case compaction(BetaCompactionSummaryItemParam)
+    /// An image generation request made by the model. (type: `image_generation_call`)
+    case imageGenerationCall(BetaImageGenToolCall)
+    /// A tool call to run code. (type: `code_interpreter_call`)
+    case codeInterpreterCall(BetaCodeInterpreterToolCall)
+    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    case localShellCall(BetaLocalShellToolCall)
+    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    case localShellCallOutput(BetaLocalShellToolCallOutput)
+    /// A tool representing a request to execute one or more shell commands. (type: `shell_call`)
+    case shellCall(BetaFunctionShellCallItemParam)
+    /// The streamed output items emitted by a shell tool call. (type: `shell_call_output`)
+    case shellCallOutput(BetaFunctionShellCallOutputItemParam)
+    /// A tool call representing a request to create, delete, or update files using diff patches. (type: `apply_patch_call`)
+    case applyPatchCall(BetaApplyPatchToolCallItemParam)
+    /// The streamed output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    case applyPatchCallOutput(BetaApplyPatchToolCallOutputItemParam)
+    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    case mcpListTools(BetaMCPListTools)
+    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    case mcpApprovalRequest(BetaMCPApprovalRequest)
+    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    case mcpApprovalResponse(BetaMCPApprovalResponse)
+    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    case mcpCall(BetaMCPToolCall)
+    /// The output of a custom tool call from your code, being sent back to the model. (type: `custom_tool_call_output`)
+    case customToolCallOutput(BetaCustomToolCallOutput)
+    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
+    case customToolCall(BetaCustomToolCall)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "file_search_call":
+            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try BetaComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try BetaComputerCallOutputItemParam(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try BetaFunctionToolCall(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try BetaFunctionCallOutputItemParam(from: decoder))
+        case "agent_message":
+            self = .agentMessage(try BetaAgentMessageItemParam(from: decoder))
+        case "multi_agent_call":
+            self = .multiAgentCall(try BetaMultiAgentCallItemParam(from: decoder))
+        case "multi_agent_call_output":
+            self = .multiAgentCallOutput(try BetaMultiAgentCallOutputItemParam(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try BetaToolSearchCallItemParam(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try BetaToolSearchOutputItemParam(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try BetaAdditionalToolsItemParam(from: decoder))
+        case "reasoning":
+            self = .reasoning(try BetaReasoningItem(from: decoder))
+        case "compaction":
+            self = .compaction(try BetaCompactionSummaryItemParam(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try BetaFunctionShellCallItemParam(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try BetaFunctionShellCallOutputItemParam(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try BetaApplyPatchToolCallItemParam(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutputItemParam(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try BetaMCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try BetaMCPApprovalResponse(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try BetaMCPToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try BetaCustomToolCall(from: decoder))
+        default:
+            if let value = decoder.attemptCase(BetaInputMessage.self) {
+                self = .inputMessage(value)
+                return
+            }
+            if let value = decoder.attemptCase(BetaOutputMessage.self) {
+                self = .outputMessage(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .inputMessage(let value): try value.encode(to: encoder)
+        case .outputMessage(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .agentMessage(let value): try value.encode(to: encoder)
+        case .multiAgentCall(let value): try value.encode(to: encoder)
+        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A call to a custom tool created by the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomToolCall`.
+public struct BetaCustomToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the custom tool call in the OpenAI platform.
+    public var id: Swift.String?
+    /// An identifier used to map this custom tool call to a tool call output.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The namespace of the custom tool being called.
+    public var namespace: Swift.String?
+    /// The name of the custom tool being called.
+    public var name: Swift.String
+    /// The input for the custom tool call generated by the model.
+    public var input: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomToolCall`.
+    ///
+    /// - Parameters:
+    ///   - callID: An identifier used to map this custom tool call to a tool call output.
+    ///   - name: The name of the custom tool being called.
+    ///   - input: The input for the custom tool call generated by the model.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the custom tool being called.
+    public init(
+        callID: Swift.String,
+        name: Swift.String,
+        input: Swift.String,
+        agent: BetaAgentTag? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.namespace = namespace
+        self.name = name
+        self.input = input
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case namespace
+        case name
+        case input
+        case type
+    }
+
+    /// Decodes `BetaCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("custom_tool_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encodeIfPresent(self.namespace, forKey: .namespace)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.input, forKey: .input)
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolCallCaller`.
+public enum BetaToolCallCaller: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// type: `direct`
+    case direct(BetaDirectToolCallCaller)
+    /// type: `program`
+    case program(BetaProgramToolCallCaller)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try BetaDirectToolCallCaller(from: decoder))
+        case "program":
+            self = .program(try BetaProgramToolCallCaller(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The `BetaProgramToolCallCaller` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCaller`.
+public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaProgramToolCallCaller`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case callerID = "caller_id"
+        case type
+    }
+
+    /// Decodes `BetaProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.callerID = try reader.required(Swift.String.self, .callerID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encode(self.callerID, forKey: .callerID)
+    }
+}
+
+/// The `BetaDirectToolCallCaller` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCaller`.
+public struct BetaDirectToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaDirectToolCallCaller`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaDirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("direct", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("direct", forKey: .type)
+    }
+}
+
+/// The `BetaAgentTag` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaAgentTag`.
+public struct BetaAgentTag: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The canonical name of the agent that produced this item.
+    public var agentName: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaAgentTag`.
+    ///
+    /// - Parameters:
+    ///   - agentName: The canonical name of the agent that produced this item.
+    public init(agentName: Swift.String) {
+        self.agentName = agentName
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agentName = "agent_name"
+    }
+
+    /// Decodes `BetaAgentTag` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.agentName = try reader.required(Swift.String.self, .agentName)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.agentName, forKey: .agentName)
+    }
+}
+
+/// The output of a custom tool call from your code, being sent back to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput`.
+public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the custom tool call output in the OpenAI platform.
+    public var id: Swift.String?
+    /// The call ID, used to map this custom tool call output to a custom tool call.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCallerParam?
+    /// The output from the custom tool call generated by your code.
+    /// Can be a string or an list of output content.
+    public var output: BetaCustomToolCallOutput.Output
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomToolCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
+    ///   - output: The output from the custom tool call generated by your code.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
+    ///   - caller: The `caller` member.
+    public init(
+        callID: Swift.String,
+        output: BetaCustomToolCallOutput.Output,
+        agent: BetaAgentTag? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.output = output
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case output
+        case type
+    }
+
+    /// Decodes `BetaCustomToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.output = try reader.required(BetaCustomToolCallOutput.Output.self, .output)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("custom_tool_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.output, forKey: .output)
+    }
+
+    /// The output from the custom tool call generated by your code.
+    /// Can be a string or an list of output content.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput/properties/output`.
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// A string of the output of the custom tool call.
+        case string(Swift.String)
+        /// Text, image, or file output of the custom tool call.
+        case outputContentList([BetaFunctionAndCustomToolCallOutput])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
+                self = .outputContentList(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .outputContentList(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `BetaFunctionAndCustomToolCallOutput` schema.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionAndCustomToolCallOutput`.
+public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// A text input to the model. (type: `input_text`)
+    case inputText(BetaInputTextContent)
+    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+    case inputImage(BetaInputImageContent)
+    /// A file input to the model. (type: `input_file`)
+    case inputFile(BetaInputFileContent)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "input_text":
+            self = .inputText(try BetaInputTextContent(from: decoder))
+        case "input_image":
+            self = .inputImage(try BetaInputImageContent(from: decoder))
+        case "input_file":
+            self = .inputFile(try BetaInputFileContent(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .inputText(let value): try value.encode(to: encoder)
+        case .inputImage(let value): try value.encode(to: encoder)
+        case .inputFile(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A file input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputFileContent`.
+public struct BetaInputFileContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The name of the file to be sent to the model.
+    public var filename: Swift.String?
+    /// The content of the file to be sent to the model.
+    public var fileData: Swift.String?
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
+    /// The URL of the file to be sent to the model.
+    public var fileURL: Swift.String?
+    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public var detail: BetaFileInputDetail?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputFileContent`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The `file_id` member.
+    ///   - filename: The name of the file to be sent to the model.
+    ///   - fileData: The content of the file to be sent to the model.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - fileURL: The URL of the file to be sent to the model.
+    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public init(
+        fileID: Swift.String? = nil,
+        filename: Swift.String? = nil,
+        fileData: Swift.String? = nil,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil,
+        fileURL: Swift.String? = nil,
+        detail: BetaFileInputDetail? = nil
+    ) {
+        self.fileID = fileID
+        self.filename = filename
+        self.fileData = fileData
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.fileURL = fileURL
+        self.detail = detail
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case filename
+        case fileData = "file_data"
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case fileURL = "file_url"
+        case detail
+        case type
+    }
+
+    /// Decodes `BetaInputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_file", .type, required: true)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.filename = try reader.optional(Swift.String.self, .filename)
+        self.fileData = try reader.optional(Swift.String.self, .fileData)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.fileURL = try reader.optional(Swift.String.self, .fileURL)
+        self.detail = try reader.optional(BetaFileInputDetail.self, .detail)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_file", forKey: .type)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.filename, forKey: .filename)
+        try container.encodeIfPresent(self.fileData, forKey: .fileData)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+    }
+}
+
+/// The `BetaFileInputDetail` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileInputDetail`.
+public struct BetaFileInputDetail: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointConfig`.
+public struct BetaPromptCacheBreakpointConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaPromptCacheBreakpointConfig`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case mode
+    }
+
+    /// Decodes `BetaPromptCacheBreakpointConfig` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("explicit", .mode, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("explicit", forKey: .mode)
+    }
+}
+
+/// An image input to the model. Learn about [image inputs](/docs/guides/vision).
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputImageContent`.
+public struct BetaInputImageContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `image_url` member.
+    public var imageURL: Swift.String?
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
+    public var detail: BetaImageDetail
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputImageContent`.
+    ///
+    /// - Parameters:
+    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
+    ///   - imageURL: The `image_url` member.
+    ///   - fileID: The `file_id` member.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    public init(
+        detail: BetaImageDetail,
+        imageURL: Swift.String? = nil,
+        fileID: Swift.String? = nil,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
+    ) {
+        self.imageURL = imageURL
+        self.fileID = fileID
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case imageURL = "image_url"
+        case fileID = "file_id"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes `BetaInputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_image", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.detail = try reader.required(BetaImageDetail.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_image", forKey: .type)
+        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encode(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The `BetaImageDetail` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaImageDetail`.
+public struct BetaImageDetail: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `original`
+    public static var original: Self { Self(rawValue: "original") }
+}
+
+/// A text input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputTextContent`.
+public struct BetaInputTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text input to the model.
+    public var text: Swift.String
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputTextContent`.
+    ///
+    /// - Parameters:
+    ///   - text: The text input to the model.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    public init(
+        text: Swift.String,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
+    ) {
+        self.text = text
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes `BetaInputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolCallCallerParam`.
+public enum BetaToolCallCallerParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// type: `direct`
+    case direct(BetaDirectToolCallCallerParam)
+    /// type: `program`
+    case program(BetaProgramToolCallCallerParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try BetaDirectToolCallCallerParam(from: decoder))
+        case "program":
+            self = .program(try BetaProgramToolCallCallerParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// The `BetaProgramToolCallCallerParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCallerParam`.
+public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaProgramToolCallCallerParam`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case callerID = "caller_id"
+        case type
+    }
+
+    /// Decodes `BetaProgramToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.callerID = try reader.required(Swift.String.self, .callerID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encode(self.callerID, forKey: .callerID)
+    }
+}
+
+/// The `BetaDirectToolCallCallerParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCallerParam`.
+public struct BetaDirectToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaDirectToolCallCallerParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaDirectToolCallCallerParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("direct", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("direct", forKey: .type)
+    }
+}
+
 /// An invocation of a tool on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPToolCall`.
-public struct BetaMCPToolCall: Codable, Hashable, Sendable {
+public struct BetaMCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the tool call.
@@ -25,6 +1214,8 @@ public struct BetaMCPToolCall: Codable, Hashable, Sendable {
     public var status: BetaMCPToolCallStatus?
     /// The `approval_request_id` member.
     public var approvalRequestID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPToolCall`.
     ///
@@ -73,22 +1264,24 @@ public struct BetaMCPToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMCPToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        self.error = try container.decodeIfPresent(BetaMCPToolCallError.self, forKey: .error)
-        self.status = try container.decodeIfPresent(BetaMCPToolCallStatus.self, forKey: .status)
-        self.approvalRequestID = try container.decodeIfPresent(Swift.String.self, forKey: .approvalRequestID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.error = try reader.optional(BetaMCPToolCallError.self, .error)
+        self.status = try reader.optional(BetaMCPToolCallStatus.self, .status)
+        self.approvalRequestID = try reader.optional(Swift.String.self, .approvalRequestID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -142,7 +1335,7 @@ public struct BetaMCPToolCallStatus: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPToolCallError`.
-public enum BetaMCPToolCallError: Codable, Hashable, Sendable {
+public enum BetaMCPToolCallError: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// type: `mcp_protocol_error`
     case mcpProtocolError(BetaMCPProtocolError)
     /// type: `mcp_tool_execution_error`
@@ -184,11 +1377,13 @@ public enum BetaMCPToolCallError: Codable, Hashable, Sendable {
 /// The `BetaHTTPError` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaHTTPError`.
-public struct BetaHTTPError: Codable, Hashable, Sendable {
+public struct BetaHTTPError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `code` member.
     public var code: Swift.Int
     /// The `message` member.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaHTTPError`.
     ///
@@ -209,15 +1404,17 @@ public struct BetaHTTPError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaHTTPError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaHTTPError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("http_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("http_error", .type, required: true)
+        self.code = try reader.required(Swift.Int.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -234,9 +1431,11 @@ public struct BetaHTTPError: Codable, Hashable, Sendable {
 /// The `BetaMCPToolExecutionError` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPToolExecutionError`.
-public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable {
+public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `content` member.
     public var content: JSONValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPToolExecutionError`.
     ///
@@ -251,14 +1450,16 @@ public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMCPToolExecutionError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPToolExecutionError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_tool_execution_error", forKey: .type)
-        self.content = try container.decode(JSONValue.self, forKey: .content)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_tool_execution_error", .type, required: true)
+        self.content = try reader.required(JSONValue.self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -274,11 +1475,13 @@ public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable {
 /// The `BetaMCPProtocolError` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPProtocolError`.
-public struct BetaMCPProtocolError: Codable, Hashable, Sendable {
+public struct BetaMCPProtocolError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `code` member.
     public var code: Swift.Int
     /// The `message` member.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPProtocolError`.
     ///
@@ -299,15 +1502,17 @@ public struct BetaMCPProtocolError: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMCPProtocolError` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPProtocolError` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_protocol_error", forKey: .type)
-        self.code = try container.decode(Swift.Int.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_protocol_error", .type, required: true)
+        self.code = try reader.required(Swift.Int.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -324,7 +1529,7 @@ public struct BetaMCPProtocolError: Codable, Hashable, Sendable {
 /// A response to an MCP approval request.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponse`.
-public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable {
+public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The `id` member.
@@ -335,6 +1540,8 @@ public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable {
     public var approve: Swift.Bool
     /// The `reason` member.
     public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPApprovalResponse`.
     ///
@@ -367,18 +1574,20 @@ public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMCPApprovalResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPApprovalResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_response", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
-        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_response", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.approvalRequestID = try reader.required(Swift.String.self, .approvalRequestID)
+        self.approve = try reader.required(Swift.Bool.self, .approve)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -398,7 +1607,7 @@ public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable {
 /// A request for human approval of a tool invocation.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPApprovalRequest`.
-public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable {
+public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the approval request.
@@ -409,6 +1618,8 @@ public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// A JSON string of arguments for the tool.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPApprovalRequest`.
     ///
@@ -441,18 +1652,20 @@ public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMCPApprovalRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPApprovalRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_request", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_request", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -472,7 +1685,7 @@ public struct BetaMCPApprovalRequest: Codable, Hashable, Sendable {
 /// A list of tools available on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPListTools`.
-public struct BetaMCPListTools: Codable, Hashable, Sendable {
+public struct BetaMCPListTools: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the list.
@@ -483,6 +1696,8 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable {
     public var tools: [BetaMCPListToolsTool]
     /// The `error` member.
     public var error: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPListTools`.
     ///
@@ -515,18 +1730,20 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMCPListTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPListTools` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_list_tools", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.serverLabel = try container.decode(Swift.String.self, forKey: .serverLabel)
-        self.tools = try container.decodeIfPresent([BetaMCPListToolsTool].self, forKey: .tools) ?? []
-        self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_list_tools", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.serverLabel = try reader.required(Swift.String.self, .serverLabel)
+        self.tools = try reader.required([BetaMCPListToolsTool].self, .tools)
+        self.error = try reader.optional(Swift.String.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -546,7 +1763,7 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable {
 /// A tool available on an MCP server.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPListToolsTool`.
-public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
+public struct BetaMCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the tool.
     public var name: Swift.String
     /// The `description` member.
@@ -555,6 +1772,8 @@ public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
     public var inputSchema: [Swift.String: JSONValue]
     /// The `annotations` member.
     public var annotations: [Swift.String: JSONValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPListToolsTool`.
     ///
@@ -582,16 +1801,18 @@ public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
         case annotations
     }
 
-    /// Decodes `BetaMCPListToolsTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMCPListToolsTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.inputSchema = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .inputSchema) ?? [:]
-        self.annotations = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .annotations)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.inputSchema = try reader.required([Swift.String: JSONValue].self, .inputSchema)
+        self.annotations = try reader.optional([Swift.String: JSONValue].self, .annotations)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -609,7 +1830,7 @@ public struct BetaMCPListToolsTool: Codable, Hashable, Sendable {
 /// The streamed output emitted by an apply patch tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutputItemParam`.
-public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable {
+public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -622,6 +1843,8 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable
     public var status: BetaApplyPatchCallOutputStatusParam
     /// The `output` member.
     public var output: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaApplyPatchToolCallOutputItemParam`.
     ///
@@ -658,19 +1881,21 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable
         case type
     }
 
-    /// Decodes `BetaApplyPatchToolCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchToolCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallOutputStatusParam.self, forKey: .status)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.status = try reader.required(BetaApplyPatchCallOutputStatusParam.self, .status)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -710,7 +1935,7 @@ public struct BetaApplyPatchCallOutputStatusParam: OpenEnum {
 /// A tool call representing a request to create, delete, or update files using diff patches.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallItemParam`.
-public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
+public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -723,6 +1948,8 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
     public var status: BetaApplyPatchCallStatusParam
     /// The specific create, delete, or update instruction for the apply_patch tool call.
     public var operation: BetaApplyPatchOperationParam
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaApplyPatchToolCallItemParam`.
     ///
@@ -759,19 +1986,21 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaApplyPatchToolCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchToolCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallStatusParam.self, forKey: .status)
-        self.operation = try container.decode(BetaApplyPatchOperationParam.self, forKey: .operation)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.status = try reader.required(BetaApplyPatchCallStatusParam.self, .status)
+        self.operation = try reader.required(BetaApplyPatchOperationParam.self, .operation)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -794,7 +2023,7 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchOperationParam`.
-public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable {
+public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
     case createFile(BetaApplyPatchCreateFileOperationParam)
     /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
@@ -836,11 +2065,13 @@ public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable {
 /// Instruction for updating an existing file via the apply_patch tool.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperationParam`.
-public struct BetaApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable {
+public struct BetaApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Path of the file to update relative to the workspace root.
     public var path: Swift.String
     /// Unified diff content to apply to the existing file.
     public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaApplyPatchUpdateFileOperationParam`.
     ///
@@ -861,15 +2092,17 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `BetaApplyPatchUpdateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchUpdateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("update_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("update_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -886,9 +2119,11 @@ public struct BetaApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendabl
 /// Instruction for deleting an existing file via the apply_patch tool.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperationParam`.
-public struct BetaApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable {
+public struct BetaApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Path of the file to delete relative to the workspace root.
     public var path: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaApplyPatchDeleteFileOperationParam`.
     ///
@@ -903,14 +2138,16 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `BetaApplyPatchDeleteFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchDeleteFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("delete_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("delete_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -926,11 +2163,13 @@ public struct BetaApplyPatchDeleteFileOperationParam: Codable, Hashable, Sendabl
 /// Instruction for creating a new file via the apply_patch tool.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperationParam`.
-public struct BetaApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable {
+public struct BetaApplyPatchCreateFileOperationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Path of the file to create relative to the workspace root.
     public var path: Swift.String
     /// Unified diff content to apply when creating the file.
     public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaApplyPatchCreateFileOperationParam`.
     ///
@@ -951,15 +2190,17 @@ public struct BetaApplyPatchCreateFileOperationParam: Codable, Hashable, Sendabl
         case type
     }
 
-    /// Decodes `BetaApplyPatchCreateFileOperationParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaApplyPatchCreateFileOperationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("create_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("create_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -995,7 +2236,7 @@ public struct BetaApplyPatchCallStatusParam: OpenEnum {
 /// The streamed output items emitted by a shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputItemParam`.
-public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable {
+public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -1010,6 +2251,8 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable 
     public var status: BetaFunctionShellCallItemStatus?
     /// The `max_output_length` member.
     public var maxOutputLength: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionShellCallOutputItemParam`.
     ///
@@ -1050,20 +2293,22 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `BetaFunctionShellCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContentParam].self, forKey: .output) ?? []
-        self.status = try container.decodeIfPresent(BetaFunctionShellCallItemStatus.self, forKey: .status)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.output = try reader.required([BetaFunctionShellCallOutputContentParam].self, .output)
+        self.status = try reader.optional(BetaFunctionShellCallItemStatus.self, .status)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1107,13 +2352,15 @@ public struct BetaFunctionShellCallItemStatus: OpenEnum {
 /// Captured stdout and stderr for a portion of a shell tool call output.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContentParam`.
-public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendable {
+public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Captured stdout output for the shell call.
     public var stdout: Swift.String
     /// Captured stderr output for the shell call.
     public var stderr: Swift.String
     /// The exit or timeout outcome associated with this shell call.
     public var outcome: BetaFunctionShellCallOutputOutcomeParam
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionShellCallOutputContentParam`.
     ///
@@ -1137,15 +2384,17 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendab
         case outcome
     }
 
-    /// Decodes `BetaFunctionShellCallOutputContentParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
-        self.outcome = try container.decode(BetaFunctionShellCallOutputOutcomeParam.self, forKey: .outcome)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.stdout = try reader.required(Swift.String.self, .stdout)
+        self.stderr = try reader.required(Swift.String.self, .stderr)
+        self.outcome = try reader.required(BetaFunctionShellCallOutputOutcomeParam.self, .outcome)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1164,7 +2413,7 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendab
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputOutcomeParam`.
-public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable {
+public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
     case timeout(BetaFunctionShellCallOutputTimeoutOutcomeParam)
     /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
@@ -1201,9 +2450,11 @@ public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable
 /// Indicates that the shell commands finished and returned an exit code.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcomeParam`.
-public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable {
+public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The exit code returned by the shell process.
     public var exitCode: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionShellCallOutputExitOutcomeParam`.
     ///
@@ -1218,14 +2469,16 @@ public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Se
         case type
     }
 
-    /// Decodes `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputExitOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exit", forKey: .type)
-        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("exit", .type, required: true)
+        self.exitCode = try reader.required(Swift.Int.self, .exitCode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1241,7 +2494,10 @@ public struct BetaFunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Se
 /// Indicates that the shell call exceeded its configured time limit.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcomeParam`.
-public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable {
+public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcomeParam`.
     public init() {
     }
@@ -1250,13 +2506,15 @@ public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable,
         case type
     }
 
-    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcomeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("timeout", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("timeout", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1271,7 +2529,7 @@ public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable,
 /// A tool representing a request to execute one or more shell commands.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam`.
-public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
+public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -1286,6 +2544,8 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
     public var status: BetaFunctionShellCallItemStatus?
     /// The `environment` member.
     public var environment: BetaFunctionShellCallItemParam.Environment?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionShellCallItemParam`.
     ///
@@ -1326,20 +2586,22 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFunctionShellCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.action = try container.decode(BetaFunctionShellActionParam.self, forKey: .action)
-        self.status = try container.decodeIfPresent(BetaFunctionShellCallItemStatus.self, forKey: .status)
-        self.environment = try container.decodeIfPresent(BetaFunctionShellCallItemParam.Environment.self, forKey: .environment)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.action = try reader.required(BetaFunctionShellActionParam.self, .action)
+        self.status = try reader.optional(BetaFunctionShellCallItemStatus.self, .status)
+        self.environment = try reader.optional(BetaFunctionShellCallItemParam.Environment.self, .environment)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1362,7 +2624,7 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
+    public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `local`
         case local(BetaLocalEnvironmentParam)
         /// type: `container_reference`
@@ -1400,13 +2662,15 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable {
 /// Commands and limits describing how to run the shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellActionParam`.
-public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable {
+public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Ordered shell commands for the execution environment to run.
     public var commands: [Swift.String]
     /// The `timeout_ms` member.
     public var timeoutMs: Swift.Int?
     /// The `max_output_length` member.
     public var maxOutputLength: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionShellActionParam`.
     ///
@@ -1430,15 +2694,17 @@ public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable {
         case maxOutputLength = "max_output_length"
     }
 
-    /// Decodes `BetaFunctionShellActionParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionShellActionParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.commands = try reader.required([Swift.String].self, .commands)
+        self.timeoutMs = try reader.optional(Swift.Int.self, .timeoutMs)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1455,7 +2721,7 @@ public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable {
 /// The output of a local shell tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCallOutput`.
-public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable {
+public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the local shell tool call generated by the model.
@@ -1464,6 +2730,8 @@ public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable {
     public var output: Swift.String
     /// The `status` member.
     public var status: BetaLocalShellToolCallOutput.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaLocalShellToolCallOutput`.
     ///
@@ -1492,17 +2760,19 @@ public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaLocalShellToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.output = try container.decode(Swift.String.self, forKey: .output)
-        self.status = try container.decodeIfPresent(BetaLocalShellToolCallOutput.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local_shell_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.output = try reader.required(Swift.String.self, .output)
+        self.status = try reader.optional(BetaLocalShellToolCallOutput.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1543,7 +2813,7 @@ public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable {
 /// A tool call to run a command on the local shell.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLocalShellToolCall`.
-public struct BetaLocalShellToolCall: Codable, Hashable, Sendable {
+public struct BetaLocalShellToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the local shell call.
@@ -1554,6 +2824,8 @@ public struct BetaLocalShellToolCall: Codable, Hashable, Sendable {
     public var action: BetaLocalShellExecAction
     /// The status of the local shell call.
     public var status: BetaLocalShellToolCall.Status
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaLocalShellToolCall`.
     ///
@@ -1586,18 +2858,20 @@ public struct BetaLocalShellToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaLocalShellToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local_shell_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaLocalShellExecAction.self, forKey: .action)
-        self.status = try container.decode(BetaLocalShellToolCall.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local_shell_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.required(BetaLocalShellExecAction.self, .action)
+        self.status = try reader.required(BetaLocalShellToolCall.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1639,7 +2913,7 @@ public struct BetaLocalShellToolCall: Codable, Hashable, Sendable {
 /// Execute a shell command on the server.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLocalShellExecAction`.
-public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
+public struct BetaLocalShellExecAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The command to run.
     public var command: [Swift.String]
     /// The `timeout_ms` member.
@@ -1650,6 +2924,8 @@ public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
     public var env: [Swift.String: Swift.String]
     /// The `user` member.
     public var user: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaLocalShellExecAction`.
     ///
@@ -1682,18 +2958,20 @@ public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaLocalShellExecAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLocalShellExecAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exec", forKey: .type)
-        self.command = try container.decodeIfPresent([Swift.String].self, forKey: .command) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.workingDirectory = try container.decodeIfPresent(Swift.String.self, forKey: .workingDirectory)
-        self.env = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .env) ?? [:]
-        self.user = try container.decodeIfPresent(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("exec", .type, required: true)
+        self.command = try reader.required([Swift.String].self, .command)
+        self.timeoutMs = try reader.optional(Swift.Int.self, .timeoutMs)
+        self.workingDirectory = try reader.optional(Swift.String.self, .workingDirectory)
+        self.env = try reader.required([Swift.String: Swift.String].self, .env)
+        self.user = try reader.optional(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1713,7 +2991,7 @@ public struct BetaLocalShellExecAction: Codable, Hashable, Sendable {
 /// A tool call to run code.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall`.
-public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
+public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the code interpreter tool call.
@@ -1726,6 +3004,8 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
     public var code: Swift.String?
     /// The `outputs` member.
     public var outputs: [BetaCodeInterpreterToolCall.Output]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCodeInterpreterToolCall`.
     ///
@@ -1762,19 +3042,21 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCodeInterpreterToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("code_interpreter_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaCodeInterpreterToolCall.Status.self, forKey: .status)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.outputs = try container.decodeIfPresent([BetaCodeInterpreterToolCall.Output].self, forKey: .outputs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("code_interpreter_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(BetaCodeInterpreterToolCall.Status.self, .status)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.outputs = try reader.optional([BetaCodeInterpreterToolCall.Output].self, .outputs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1824,7 +3106,7 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
-    public enum Output: Codable, Hashable, Sendable {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// The logs output from the code interpreter. (type: `logs`)
         case logs(BetaCodeInterpreterOutputLogs)
         /// The image output from the code interpreter. (type: `image`)
@@ -1862,9 +3144,11 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable {
 /// The image output from the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputImage`.
-public struct BetaCodeInterpreterOutputImage: Codable, Hashable, Sendable {
+public struct BetaCodeInterpreterOutputImage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the image output from the code interpreter.
     public var url: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCodeInterpreterOutputImage`.
     ///
@@ -1879,14 +3163,16 @@ public struct BetaCodeInterpreterOutputImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCodeInterpreterOutputImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterOutputImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image", .type, required: true)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1902,9 +3188,11 @@ public struct BetaCodeInterpreterOutputImage: Codable, Hashable, Sendable {
 /// The logs output from the code interpreter.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterOutputLogs`.
-public struct BetaCodeInterpreterOutputLogs: Codable, Hashable, Sendable {
+public struct BetaCodeInterpreterOutputLogs: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The logs output from the code interpreter.
     public var logs: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCodeInterpreterOutputLogs`.
     ///
@@ -1919,14 +3207,16 @@ public struct BetaCodeInterpreterOutputLogs: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCodeInterpreterOutputLogs` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCodeInterpreterOutputLogs` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("logs", forKey: .type)
-        self.logs = try container.decode(Swift.String.self, forKey: .logs)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.logs = try reader.required(Swift.String.self, .logs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1942,7 +3232,7 @@ public struct BetaCodeInterpreterOutputLogs: Codable, Hashable, Sendable {
 /// An image generation request made by the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenToolCall`.
-public struct BetaImageGenToolCall: Codable, Hashable, Sendable {
+public struct BetaImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the image generation call.
@@ -1951,6 +3241,8 @@ public struct BetaImageGenToolCall: Codable, Hashable, Sendable {
     public var status: BetaImageGenToolCall.Status
     /// The `result` member.
     public var result: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaImageGenToolCall`.
     ///
@@ -1979,17 +3271,19 @@ public struct BetaImageGenToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaImageGenToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaImageGenToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("image_generation_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaImageGenToolCall.Status.self, forKey: .status)
-        self.result = try container.decodeIfPresent(Swift.String.self, forKey: .result)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("image_generation_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(BetaImageGenToolCall.Status.self, .status)
+        self.result = try reader.optional(Swift.String.self, .result)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2033,13 +3327,15 @@ public struct BetaImageGenToolCall: Codable, Hashable, Sendable {
 /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionSummaryItemParam`.
-public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable {
+public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
     public var id: Swift.String?
     /// The encrypted content of the compaction summary.
     public var encryptedContent: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCompactionSummaryItemParam`.
     ///
@@ -2064,16 +3360,18 @@ public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCompactionSummaryItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactionSummaryItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("compaction", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2094,7 +3392,7 @@ public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable {
 /// [managing context](/docs/guides/conversation-state).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningItem`.
-public struct BetaReasoningItem: Codable, Hashable, Sendable {
+public struct BetaReasoningItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique identifier of the reasoning content.
@@ -2108,6 +3406,8 @@ public struct BetaReasoningItem: Codable, Hashable, Sendable {
     /// The status of the item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: BetaReasoningItem.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaReasoningItem`.
     ///
@@ -2144,19 +3444,21 @@ public struct BetaReasoningItem: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaReasoningItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaReasoningItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("reasoning", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decodeIfPresent(Swift.String.self, forKey: .encryptedContent)
-        self.summary = try container.decodeIfPresent([BetaSummaryTextContent].self, forKey: .summary) ?? []
-        self.content = try container.decodeIfPresent([BetaReasoningTextContent].self, forKey: .content)
-        self.status = try container.decodeIfPresent(BetaReasoningItem.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("reasoning", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.encryptedContent = try reader.optional(Swift.String.self, .encryptedContent)
+        self.summary = try reader.required([BetaSummaryTextContent].self, .summary)
+        self.content = try reader.optional([BetaReasoningTextContent].self, .content)
+        self.status = try reader.optional(BetaReasoningItem.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2200,9 +3502,11 @@ public struct BetaReasoningItem: Codable, Hashable, Sendable {
 /// Reasoning text from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningTextContent`.
-public struct BetaReasoningTextContent: Codable, Hashable, Sendable {
+public struct BetaReasoningTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The reasoning text from the model.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaReasoningTextContent`.
     ///
@@ -2217,14 +3521,16 @@ public struct BetaReasoningTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaReasoningTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaReasoningTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("reasoning_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("reasoning_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2240,9 +3546,11 @@ public struct BetaReasoningTextContent: Codable, Hashable, Sendable {
 /// A summary text from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaSummaryTextContent`.
-public struct BetaSummaryTextContent: Codable, Hashable, Sendable {
+public struct BetaSummaryTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A summary of the reasoning output from the model so far.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaSummaryTextContent`.
     ///
@@ -2257,14 +3565,16 @@ public struct BetaSummaryTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaSummaryTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaSummaryTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("summary_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("summary_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2280,13 +3590,15 @@ public struct BetaSummaryTextContent: Codable, Hashable, Sendable {
 /// The `BetaAdditionalToolsItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAdditionalToolsItemParam`.
-public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable {
+public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
     public var id: Swift.String?
     /// A list of additional tools made available at this item.
     public var tools: [BetaTool]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaAdditionalToolsItemParam`.
     ///
@@ -2312,17 +3624,19 @@ public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `BetaAdditionalToolsItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAdditionalToolsItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("additional_tools", forKey: .type)
-        try container.decodeConstant("developer", forKey: .role)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("additional_tools", .type, required: true)
+        try reader.constant("developer", .role, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.tools = try reader.required([BetaTool].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2341,7 +3655,7 @@ public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable {
 /// The `BetaToolSearchOutputItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutputItemParam`.
-public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable {
+public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -2354,6 +3668,8 @@ public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable {
     public var tools: [BetaTool]
     /// The `status` member.
     public var status: BetaFunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolSearchOutputItemParam`.
     ///
@@ -2390,19 +3706,21 @@ public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolSearchOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.optional(BetaToolSearchExecutionType.self, .execution)
+        self.tools = try reader.required([BetaTool].self, .tools)
+        self.status = try reader.optional(BetaFunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2445,7 +3763,7 @@ public struct BetaFunctionCallItemStatus: OpenEnum {
 /// The `BetaToolSearchCallItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCallItemParam`.
-public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable {
+public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -2458,6 +3776,8 @@ public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable {
     public var arguments: BetaEmptyModelParam
     /// The `status` member.
     public var status: BetaFunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolSearchCallItemParam`.
     ///
@@ -2494,19 +3814,21 @@ public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolSearchCallItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decodeIfPresent(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(BetaEmptyModelParam.self, forKey: .arguments)
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.optional(BetaToolSearchExecutionType.self, .execution)
+        self.arguments = try reader.required(BetaEmptyModelParam.self, .arguments)
+        self.status = try reader.optional(BetaFunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2527,7 +3849,7 @@ public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable {
 /// The `BetaMultiAgentCallOutputItemParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutputItemParam`.
-public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
+public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -2538,6 +3860,8 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
     public var action: BetaMultiAgentAction1
     /// Text output returned by the multi-agent action.
     public var output: [BetaOutputTextContentParam]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMultiAgentCallOutputItemParam`.
     ///
@@ -2570,18 +3894,20 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMultiAgentCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction1.self, forKey: .action)
-        self.output = try container.decodeIfPresent([BetaOutputTextContentParam].self, forKey: .output) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("multi_agent_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.required(BetaMultiAgentAction1.self, .action)
+        self.output = try reader.required([BetaOutputTextContentParam].self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2595,1371 +3921,5 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable {
         try container.encode(self.callID, forKey: .callID)
         try container.encode(self.action, forKey: .action)
         try container.encode(self.output, forKey: .output)
-    }
-}
-
-/// The `BetaOutputTextContentParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
-public struct BetaOutputTextContentParam: Codable, Hashable, Sendable {
-    /// The text content.
-    public var text: Swift.String
-    /// Citations associated with the text content.
-    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
-
-    /// Creates a new `BetaOutputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text content.
-    ///   - annotations: Citations associated with the text content.
-    public init(
-        text: Swift.String,
-        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
-    ) {
-        self.text = text
-        self.annotations = annotations
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case annotations
-        case type
-    }
-
-    /// Decodes `BetaOutputTextContentParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decodeIfPresent([BetaOutputTextContentParam.AnnotationValue].self, forKey: .annotations)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("output_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.annotations, forKey: .annotations)
-    }
-
-    /// The `items` schema.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
-    public enum AnnotationValue: Codable, Hashable, Sendable {
-        /// type: `file_citation`
-        case fileCitation(BetaFileCitationParam)
-        /// type: `url_citation`
-        case urlCitation(BetaURLCitationParam)
-        /// type: `container_file_citation`
-        case containerFileCitation(BetaContainerFileCitationParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "file_citation":
-                self = .fileCitation(try BetaFileCitationParam(from: decoder))
-            case "url_citation":
-                self = .urlCitation(try BetaURLCitationParam(from: decoder))
-            case "container_file_citation":
-                self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .fileCitation(let value): try value.encode(to: encoder)
-            case .urlCitation(let value): try value.encode(to: encoder)
-            case .containerFileCitation(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The `BetaContainerFileCitationParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
-public struct BetaContainerFileCitationParam: Codable, Hashable, Sendable {
-    /// The index of the first character of the citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    public var endIndex: Swift.Int
-    /// The ID of the container.
-    public var containerID: Swift.String
-    /// The ID of the container file.
-    public var fileID: Swift.String
-    /// The filename of the container file cited.
-    public var filename: Swift.String
-
-    /// Creates a new `BetaContainerFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
-    ///   - containerID: The ID of the container.
-    ///   - fileID: The ID of the container file.
-    ///   - filename: The filename of the container file cited.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        containerID: Swift.String,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.containerID = containerID
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case containerID = "container_id"
-        case fileID = "file_id"
-        case filename
-        case type
-    }
-
-    /// Decodes `BetaContainerFileCitationParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_file_citation", forKey: .type)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_file_citation", forKey: .type)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.containerID, forKey: .containerID)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// The `BetaUrlCitationParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
-public struct BetaURLCitationParam: Codable, Hashable, Sendable {
-    /// The index of the first character of the citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    public var endIndex: Swift.Int
-    /// The URL of the cited resource.
-    public var url: Swift.String
-    /// The title of the cited resource.
-    public var title: Swift.String
-
-    /// Creates a new `BetaURLCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
-    ///   - url: The URL of the cited resource.
-    ///   - title: The title of the cited resource.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        url: Swift.String,
-        title: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.url = url
-        self.title = title
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case url
-        case title
-        case type
-    }
-
-    /// Decodes `BetaURLCitationParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url_citation", forKey: .type)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.title = try container.decode(Swift.String.self, forKey: .title)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("url_citation", forKey: .type)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.url, forKey: .url)
-        try container.encode(self.title, forKey: .title)
-    }
-}
-
-/// The `BetaFileCitationParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
-public struct BetaFileCitationParam: Codable, Hashable, Sendable {
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The filename of the file cited.
-    public var filename: Swift.String
-
-    /// Creates a new `BetaFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the file in the list of files.
-    ///   - fileID: The ID of the file.
-    ///   - filename: The filename of the file cited.
-    public init(
-        index: Swift.Int,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.index = index
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case fileID = "file_id"
-        case filename
-        case type
-    }
-
-    /// Decodes `BetaFileCitationParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.index, forKey: .index)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// The `BetaMultiAgentAction1` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction1`.
-public struct BetaMultiAgentAction1: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `spawn_agent`
-    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
-
-    /// `interrupt_agent`
-    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
-
-    /// `list_agents`
-    public static var listAgents: Self { Self(rawValue: "list_agents") }
-
-    /// `send_message`
-    public static var sendMessage: Self { Self(rawValue: "send_message") }
-
-    /// `followup_task`
-    public static var followupTask: Self { Self(rawValue: "followup_task") }
-
-    /// `wait_agent`
-    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
-}
-
-/// The `BetaMultiAgentCallItemParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
-public struct BetaMultiAgentCallItemParam: Codable, Hashable, Sendable {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The `id` member.
-    public var id: Swift.String?
-    /// The unique ID linking this call to its output.
-    public var callID: Swift.String
-    /// The multi-agent action that was executed.
-    public var action: BetaMultiAgentAction1
-    /// The action arguments as a JSON string.
-    public var arguments: Swift.String
-
-    /// Creates a new `BetaMultiAgentCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - callID: The unique ID linking this call to its output.
-    ///   - action: The multi-agent action that was executed.
-    ///   - arguments: The action arguments as a JSON string.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    public init(
-        callID: Swift.String,
-        action: BetaMultiAgentAction1,
-        arguments: Swift.String,
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.arguments = arguments
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case arguments
-        case type
-    }
-
-    /// Decodes `BetaMultiAgentCallItemParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction1.self, forKey: .action)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("multi_agent_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.arguments, forKey: .arguments)
-    }
-}
-
-/// A message routed between agents.
-///
-/// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
-public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The `id` member.
-    public var id: Swift.String?
-    /// The sending agent identity.
-    public var author: Swift.String
-    /// The destination agent identity.
-    public var recipient: Swift.String
-    /// Plaintext, image, or encrypted content sent between agents.
-    public var content: [BetaAgentMessageItemParam.ContentItem]
-
-    /// Creates a new `BetaAgentMessageItemParam`.
-    ///
-    /// - Parameters:
-    ///   - author: The sending agent identity.
-    ///   - recipient: The destination agent identity.
-    ///   - content: Plaintext, image, or encrypted content sent between agents.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    public init(
-        author: Swift.String,
-        recipient: Swift.String,
-        content: [BetaAgentMessageItemParam.ContentItem],
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.author = author
-        self.recipient = recipient
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case author
-        case recipient
-        case content
-        case type
-    }
-
-    /// Decodes `BetaAgentMessageItemParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("agent_message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.author = try container.decode(Swift.String.self, forKey: .author)
-        self.recipient = try container.decode(Swift.String.self, forKey: .recipient)
-        self.content = try container.decodeIfPresent([BetaAgentMessageItemParam.ContentItem].self, forKey: .content) ?? []
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("agent_message", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.author, forKey: .author)
-        try container.encode(self.recipient, forKey: .recipient)
-        try container.encode(self.content, forKey: .content)
-    }
-
-    /// A plaintext, image, or encrypted agent message content part.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
-        /// A text input to the model. (type: `input_text`)
-        case inputText(BetaInputTextContentParam)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
-        case inputImage(BetaInputImageContentParamAutoParam)
-        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
-        case encryptedContent(BetaEncryptedContentParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try BetaInputTextContentParam(from: decoder))
-            case "input_image":
-                self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
-            case "encrypted_content":
-                self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .encryptedContent(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Opaque encrypted content that Responses API decrypts inside trusted model execution.
-///
-/// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
-public struct BetaEncryptedContentParam: Codable, Hashable, Sendable {
-    /// Opaque encrypted content.
-    public var encryptedContent: Swift.String
-
-    /// Creates a new `BetaEncryptedContentParam`.
-    ///
-    /// - Parameters:
-    ///   - encryptedContent: Opaque encrypted content.
-    public init(encryptedContent: Swift.String) {
-        self.encryptedContent = encryptedContent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case encryptedContent = "encrypted_content"
-        case type
-    }
-
-    /// Decodes `BetaEncryptedContentParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("encrypted_content", forKey: .type)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("encrypted_content", forKey: .type)
-        try container.encode(self.encryptedContent, forKey: .encryptedContent)
-    }
-}
-
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
-public struct BetaInputImageContentParamAutoParam: Codable, Hashable, Sendable {
-    /// The `image_url` member.
-    public var imageURL: Swift.String?
-    /// The `file_id` member.
-    public var fileID: Swift.String?
-    /// The `detail` member.
-    public var detail: BetaDetailEnum?
-    /// The `prompt_cache_breakpoint` member.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-
-    /// Creates a new `BetaInputImageContentParamAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - detail: The `detail` member.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        detail: BetaDetailEnum? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    /// Decodes `BetaInputImageContentParamAutoParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decodeIfPresent(BetaDetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_image", forKey: .type)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointParam`.
-public struct BetaPromptCacheBreakpointParam: Codable, Hashable, Sendable {
-    /// Creates a new `BetaPromptCacheBreakpointParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-    }
-
-    /// Decodes `BetaPromptCacheBreakpointParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("explicit", forKey: .mode)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("explicit", forKey: .mode)
-    }
-}
-
-/// The `BetaDetailEnum` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDetailEnum`.
-public struct BetaDetailEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
-/// A text input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
-public struct BetaInputTextContentParam: Codable, Hashable, Sendable {
-    /// The text input to the model.
-    public var text: Swift.String
-    /// The `prompt_cache_breakpoint` member.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-
-    /// Creates a new `BetaInputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        text: Swift.String,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.text = text
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    /// Decodes `BetaInputTextContentParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// The output of a function tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam`.
-public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The `id` member.
-    public var id: Swift.String?
-    /// The `call_id` member.
-    public var callID: Swift.String?
-    /// Text, image, or file output of the function tool call.
-    public var output: BetaFunctionCallOutputItemParam.Output
-    /// The `name` member.
-    public var name: Swift.String?
-    /// The `namespace` member.
-    public var namespace: Swift.String?
-    /// The `caller` member.
-    public var caller: BetaToolCallCallerParam?
-    /// The `status` member.
-    public var status: BetaFunctionCallItemStatus?
-
-    /// Creates a new `BetaFunctionCallOutputItemParam`.
-    ///
-    /// - Parameters:
-    ///   - output: Text, image, or file output of the function tool call.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - name: The `name` member.
-    ///   - namespace: The `namespace` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
-    public init(
-        output: BetaFunctionCallOutputItemParam.Output,
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil,
-        callID: Swift.String? = nil,
-        name: Swift.String? = nil,
-        namespace: Swift.String? = nil,
-        caller: BetaToolCallCallerParam? = nil,
-        status: BetaFunctionCallItemStatus? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.output = output
-        self.name = name
-        self.namespace = namespace
-        self.caller = caller
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case output
-        case name
-        case namespace
-        case caller
-        case status
-        case type
-    }
-
-    /// Decodes `BetaFunctionCallOutputItemParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(BetaFunctionCallOutputItemParam.Output.self, forKey: .output)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encodeIfPresent(self.callID, forKey: .callID)
-        try container.encode(self.output, forKey: .output)
-        try container.encodeIfPresent(self.name, forKey: .name)
-        try container.encodeIfPresent(self.namespace, forKey: .namespace)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-
-    /// Text, image, or file output of the function tool call.
-    ///
-    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
-        /// A JSON string of the output of the function tool call.
-        case string(Swift.String)
-        /// An array of content outputs (text, image, file) for the function tool call.
-        case values([BetaFunctionCallOutputItemParam.Output.Value])
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Creates the ``string(_:)`` case from a string literal.
-        public init(stringLiteral value: Swift.String) { self = .string(value) }
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
-                self = .string(value)
-                return
-            }
-            if let value = try? [BetaFunctionCallOutputItemParam.Output.Value](from: decoder) {
-                self = .values(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .string(let value): try value.encode(to: encoder)
-            case .values(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-
-        /// A piece of message content, such as text, an image, or a file.
-        ///
-        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-        ///
-        /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output/oneOf/1/items`.
-        public enum Value: Codable, Hashable, Sendable {
-            /// A text input to the model. (type: `input_text`)
-            case inputText(BetaInputTextContentParam)
-            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
-            case inputImage(BetaInputImageContentParamAutoParam)
-            /// A file input to the model. (type: `input_file`)
-            case inputFile(BetaInputFileContentParam)
-            /// A variant this SDK does not know, kept as its raw JSON.
-            case unknown(JSONValue)
-
-            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-            ///
-            /// - Throws: `DecodingError` only when the input is not JSON.
-            public init(from decoder: any Decoder) throws {
-                switch decoder.discriminator("type") {
-                case "input_text":
-                    self = .inputText(try BetaInputTextContentParam(from: decoder))
-                case "input_image":
-                    self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
-                case "input_file":
-                    self = .inputFile(try BetaInputFileContentParam(from: decoder))
-                default:
-                    self = .unknown(try JSONValue(from: decoder))
-                }
-            }
-
-            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-            ///
-            /// - Throws: `EncodingError` when the value cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                switch self {
-                case .inputText(let value): try value.encode(to: encoder)
-                case .inputImage(let value): try value.encode(to: encoder)
-                case .inputFile(let value): try value.encode(to: encoder)
-                case .unknown(let value): try value.encode(to: encoder)
-                }
-            }
-        }
-    }
-}
-
-/// A file input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputFileContentParam`.
-public struct BetaInputFileContentParam: Codable, Hashable, Sendable {
-    /// The `file_id` member.
-    public var fileID: Swift.String?
-    /// The `filename` member.
-    public var filename: Swift.String?
-    /// The `file_data` member.
-    public var fileData: Swift.String?
-    /// The `file_url` member.
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: BetaFileDetailEnum?
-    /// The `prompt_cache_breakpoint` member.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-
-    /// Creates a new `BetaInputFileContentParam`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The `filename` member.
-    ///   - fileData: The `file_data` member.
-    ///   - fileURL: The `file_url` member.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        fileURL: Swift.String? = nil,
-        detail: BetaFileDetailEnum? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.fileURL = fileURL
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case filename
-        case fileData = "file_data"
-        case fileURL = "file_url"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    /// Decodes `BetaInputFileContentParam` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_file", forKey: .type)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-        self.fileData = try container.decodeIfPresent(Swift.String.self, forKey: .fileData)
-        self.fileURL = try container.decodeIfPresent(Swift.String.self, forKey: .fileURL)
-        self.detail = try container.decodeIfPresent(BetaFileDetailEnum.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointParam.self, forKey: .promptCacheBreakpoint)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_file", forKey: .type)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.filename, forKey: .filename)
-        try container.encodeIfPresent(self.fileData, forKey: .fileData)
-        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// The `BetaFileDetailEnum` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileDetailEnum`.
-public struct BetaFileDetailEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// A tool call to run a function. See the
-/// [function calling guide](/docs/guides/function-calling) for more information.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall`.
-public struct BetaFunctionToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the function tool call.
-    public var id: Swift.String?
-    /// The unique ID of the function tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The namespace of the function to run.
-    public var namespace: Swift.String?
-    /// The name of the function to run.
-    public var name: Swift.String
-    /// A JSON string of the arguments to pass to the function.
-    public var arguments: Swift.String
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    public var status: BetaFunctionToolCall.Status?
-
-    /// Creates a new `BetaFunctionToolCall`.
-    ///
-    /// - Parameters:
-    ///   - callID: The unique ID of the function tool call generated by the model.
-    ///   - name: The name of the function to run.
-    ///   - arguments: A JSON string of the arguments to pass to the function.
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the function tool call.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the function to run.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
-    public init(
-        callID: Swift.String,
-        name: Swift.String,
-        arguments: Swift.String,
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil,
-        status: BetaFunctionToolCall.Status? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.namespace = namespace
-        self.name = name
-        self.arguments = arguments
-        self.status = status
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case namespace
-        case name
-        case arguments
-        case status
-        case type
-    }
-
-    /// Decodes `BetaFunctionToolCall` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
-        self.status = try container.decodeIfPresent(BetaFunctionToolCall.Status.self, forKey: .status)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("function_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encodeIfPresent(self.namespace, forKey: .namespace)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.arguments, forKey: .arguments)
-        try container.encodeIfPresent(self.status, forKey: .status)
-    }
-
-    /// The status of the item. One of `in_progress`, `completed`, or
-    /// `incomplete`. Populated when items are returned via API.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `incomplete`
-        public static var incomplete: Self { Self(rawValue: "incomplete") }
-    }
-}
-
-/// The results of a web search tool call. See the
-/// [web search guide](/docs/guides/tools-web-search) for more information.
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall`.
-public struct BetaWebSearchToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the web search tool call.
-    public var id: Swift.String
-    /// The status of the web search tool call.
-    public var status: BetaWebSearchToolCall.Status
-    /// An object describing the specific action taken in this web search call.
-    /// Includes details on how the model used the web (search, open_page, find_in_page).
-    public var action: BetaWebSearchToolCall.Action
-
-    /// Creates a new `BetaWebSearchToolCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the web search tool call.
-    ///   - status: The status of the web search tool call.
-    ///   - action: An object describing the specific action taken in this web search call.
-    ///   - agent: The agent that produced this item.
-    public init(
-        id: Swift.String,
-        status: BetaWebSearchToolCall.Status,
-        action: BetaWebSearchToolCall.Action,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.status = status
-        self.action = action
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case status
-        case action
-        case type
-    }
-
-    /// Decodes `BetaWebSearchToolCall` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("web_search_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaWebSearchToolCall.Status.self, forKey: .status)
-        self.action = try container.decode(BetaWebSearchToolCall.Action.self, forKey: .action)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("web_search_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.action, forKey: .action)
-    }
-
-    /// The status of the web search tool call.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/status`.
-    public struct Status: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `in_progress`
-        public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-        /// `searching`
-        public static var searching: Self { Self(rawValue: "searching") }
-
-        /// `completed`
-        public static var completed: Self { Self(rawValue: "completed") }
-
-        /// `failed`
-        public static var failed: Self { Self(rawValue: "failed") }
-    }
-
-    /// An object describing the specific action taken in this web search call.
-    /// Includes details on how the model used the web (search, open_page, find_in_page).
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/action`.
-    public enum Action: Codable, Hashable, Sendable {
-        /// Action type "search" - Performs a web search query. (type: `search`)
-        case search(BetaWebSearchActionSearch)
-        /// Action type "open_page" - Opens a specific URL from search results. (type: `open_page`)
-        case openPage(BetaWebSearchActionOpenPage)
-        /// Action type "find_in_page": Searches for a pattern within a loaded page. (type: `find_in_page`)
-        case findInPage(BetaWebSearchActionFind)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "search":
-                self = .search(try BetaWebSearchActionSearch(from: decoder))
-            case "open_page":
-                self = .openPage(try BetaWebSearchActionOpenPage(from: decoder))
-            case "find_in_page":
-                self = .findInPage(try BetaWebSearchActionFind(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .search(let value): try value.encode(to: encoder)
-            case .openPage(let value): try value.encode(to: encoder)
-            case .findInPage(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Action type "find_in_page": Searches for a pattern within a loaded page.
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionFind`.
-public struct BetaWebSearchActionFind: Codable, Hashable, Sendable {
-    /// The URL of the page searched for the pattern.
-    public var url: Swift.String
-    /// The pattern or text to search for within the page.
-    public var pattern: Swift.String
-
-    /// Creates a new `BetaWebSearchActionFind`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL of the page searched for the pattern.
-    ///   - pattern: The pattern or text to search for within the page.
-    public init(
-        url: Swift.String,
-        pattern: Swift.String
-    ) {
-        self.url = url
-        self.pattern = pattern
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case url
-        case pattern
-        case type
-    }
-
-    /// Decodes `BetaWebSearchActionFind` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("find_in_page", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.pattern = try container.decode(Swift.String.self, forKey: .pattern)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("find_in_page", forKey: .type)
-        try container.encode(self.url, forKey: .url)
-        try container.encode(self.pattern, forKey: .pattern)
-    }
-}
-
-/// Action type "open_page" - Opens a specific URL from search results.
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionOpenPage`.
-public struct BetaWebSearchActionOpenPage: Codable, Hashable, Sendable {
-    /// The URL opened by the model.
-    public var url: Swift.String?
-
-    /// Creates a new `BetaWebSearchActionOpenPage`.
-    ///
-    /// - Parameters:
-    ///   - url: The URL opened by the model.
-    public init(url: Swift.String? = nil) {
-        self.url = url
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case url
-        case type
-    }
-
-    /// Decodes `BetaWebSearchActionOpenPage` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("open_page", forKey: .type)
-        self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("open_page", forKey: .type)
-        try container.encodeIfPresent(self.url, forKey: .url)
     }
 }

@@ -3,10 +3,1441 @@
 
 import Foundation
 
+/// The `BetaOutputTextContentParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
+public struct BetaOutputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text content.
+    public var text: Swift.String
+    /// Citations associated with the text content.
+    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaOutputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text content.
+    ///   - annotations: Citations associated with the text content.
+    public init(
+        text: Swift.String,
+        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
+    ) {
+        self.text = text
+        self.annotations = annotations
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case annotations
+        case type
+    }
+
+    /// Decodes `BetaOutputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.annotations = try reader.optional([BetaOutputTextContentParam.AnnotationValue].self, .annotations)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("output_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.annotations, forKey: .annotations)
+    }
+
+    /// The `items` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
+    public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// type: `file_citation`
+        case fileCitation(BetaFileCitationParam)
+        /// type: `url_citation`
+        case urlCitation(BetaURLCitationParam)
+        /// type: `container_file_citation`
+        case containerFileCitation(BetaContainerFileCitationParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "file_citation":
+                self = .fileCitation(try BetaFileCitationParam(from: decoder))
+            case "url_citation":
+                self = .urlCitation(try BetaURLCitationParam(from: decoder))
+            case "container_file_citation":
+                self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .fileCitation(let value): try value.encode(to: encoder)
+            case .urlCitation(let value): try value.encode(to: encoder)
+            case .containerFileCitation(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The `BetaContainerFileCitationParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
+public struct BetaContainerFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the first character of the citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the citation in the message.
+    public var endIndex: Swift.Int
+    /// The ID of the container.
+    public var containerID: Swift.String
+    /// The ID of the container file.
+    public var fileID: Swift.String
+    /// The filename of the container file cited.
+    public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaContainerFileCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - startIndex: The index of the first character of the citation in the message.
+    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - containerID: The ID of the container.
+    ///   - fileID: The ID of the container file.
+    ///   - filename: The filename of the container file cited.
+    public init(
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        containerID: Swift.String,
+        fileID: Swift.String,
+        filename: Swift.String
+    ) {
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.containerID = containerID
+        self.fileID = fileID
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case containerID = "container_id"
+        case fileID = "file_id"
+        case filename
+        case type
+    }
+
+    /// Decodes `BetaContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_file_citation", .type, required: true)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_file_citation", forKey: .type)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.containerID, forKey: .containerID)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// The `BetaUrlCitationParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
+public struct BetaURLCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the first character of the citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the citation in the message.
+    public var endIndex: Swift.Int
+    /// The URL of the cited resource.
+    public var url: Swift.String
+    /// The title of the cited resource.
+    public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaURLCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - startIndex: The index of the first character of the citation in the message.
+    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - url: The URL of the cited resource.
+    ///   - title: The title of the cited resource.
+    public init(
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        url: Swift.String,
+        title: Swift.String
+    ) {
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.url = url
+        self.title = title
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case url
+        case title
+        case type
+    }
+
+    /// Decodes `BetaURLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("url_citation", .type, required: true)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.title = try reader.required(Swift.String.self, .title)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("url_citation", forKey: .type)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.url, forKey: .url)
+        try container.encode(self.title, forKey: .title)
+    }
+}
+
+/// The `BetaFileCitationParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
+public struct BetaFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The filename of the file cited.
+    public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFileCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the file in the list of files.
+    ///   - fileID: The ID of the file.
+    ///   - filename: The filename of the file cited.
+    public init(
+        index: Swift.Int,
+        fileID: Swift.String,
+        filename: Swift.String
+    ) {
+        self.index = index
+        self.fileID = fileID
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case index
+        case fileID = "file_id"
+        case filename
+        case type
+    }
+
+    /// Decodes `BetaFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.index, forKey: .index)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// The `BetaMultiAgentAction1` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction1`.
+public struct BetaMultiAgentAction1: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `spawn_agent`
+    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
+
+    /// `interrupt_agent`
+    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
+
+    /// `list_agents`
+    public static var listAgents: Self { Self(rawValue: "list_agents") }
+
+    /// `send_message`
+    public static var sendMessage: Self { Self(rawValue: "send_message") }
+
+    /// `followup_task`
+    public static var followupTask: Self { Self(rawValue: "followup_task") }
+
+    /// `wait_agent`
+    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
+}
+
+/// The `BetaMultiAgentCallItemParam` schema.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
+public struct BetaMultiAgentCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The unique ID linking this call to its output.
+    public var callID: Swift.String
+    /// The multi-agent action that was executed.
+    public var action: BetaMultiAgentAction1
+    /// The action arguments as a JSON string.
+    public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMultiAgentCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID linking this call to its output.
+    ///   - action: The multi-agent action that was executed.
+    ///   - arguments: The action arguments as a JSON string.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    public init(
+        callID: Swift.String,
+        action: BetaMultiAgentAction1,
+        arguments: Swift.String,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case action
+        case arguments
+        case type
+    }
+
+    /// Decodes `BetaMultiAgentCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("multi_agent_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.required(BetaMultiAgentAction1.self, .action)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("multi_agent_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.action, forKey: .action)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// A message routed between agents.
+///
+/// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
+public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The sending agent identity.
+    public var author: Swift.String
+    /// The destination agent identity.
+    public var recipient: Swift.String
+    /// Plaintext, image, or encrypted content sent between agents.
+    public var content: [BetaAgentMessageItemParam.ContentItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaAgentMessageItemParam`.
+    ///
+    /// - Parameters:
+    ///   - author: The sending agent identity.
+    ///   - recipient: The destination agent identity.
+    ///   - content: Plaintext, image, or encrypted content sent between agents.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    public init(
+        author: Swift.String,
+        recipient: Swift.String,
+        content: [BetaAgentMessageItemParam.ContentItem],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.author = author
+        self.recipient = recipient
+        self.content = content
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case author
+        case recipient
+        case content
+        case type
+    }
+
+    /// Decodes `BetaAgentMessageItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("agent_message", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.author = try reader.required(Swift.String.self, .author)
+        self.recipient = try reader.required(Swift.String.self, .recipient)
+        self.content = try reader.required([BetaAgentMessageItemParam.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("agent_message", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.author, forKey: .author)
+        try container.encode(self.recipient, forKey: .recipient)
+        try container.encode(self.content, forKey: .content)
+    }
+
+    /// A plaintext, image, or encrypted agent message content part.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// A text input to the model. (type: `input_text`)
+        case inputText(BetaInputTextContentParam)
+        /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
+        case inputImage(BetaInputImageContentParamAutoParam)
+        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
+        case encryptedContent(BetaEncryptedContentParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "input_text":
+                self = .inputText(try BetaInputTextContentParam(from: decoder))
+            case "input_image":
+                self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
+            case "encrypted_content":
+                self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .inputText(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .encryptedContent(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Opaque encrypted content that Responses API decrypts inside trusted model execution.
+///
+/// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
+public struct BetaEncryptedContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Opaque encrypted content.
+    public var encryptedContent: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaEncryptedContentParam`.
+    ///
+    /// - Parameters:
+    ///   - encryptedContent: Opaque encrypted content.
+    public init(encryptedContent: Swift.String) {
+        self.encryptedContent = encryptedContent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case encryptedContent = "encrypted_content"
+        case type
+    }
+
+    /// Decodes `BetaEncryptedContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("encrypted_content", .type, required: true)
+        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("encrypted_content", forKey: .type)
+        try container.encode(self.encryptedContent, forKey: .encryptedContent)
+    }
+}
+
+/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
+public struct BetaInputImageContentParamAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `image_url` member.
+    public var imageURL: Swift.String?
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The `detail` member.
+    public var detail: BetaDetailEnum?
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputImageContentParamAutoParam`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: The `image_url` member.
+    ///   - fileID: The `file_id` member.
+    ///   - detail: The `detail` member.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        imageURL: Swift.String? = nil,
+        fileID: Swift.String? = nil,
+        detail: BetaDetailEnum? = nil,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.imageURL = imageURL
+        self.fileID = fileID
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case imageURL = "image_url"
+        case fileID = "file_id"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes `BetaInputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_image", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.detail = try reader.optional(BetaDetailEnum.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_image", forKey: .type)
+        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointParam`.
+public struct BetaPromptCacheBreakpointParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaPromptCacheBreakpointParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case mode
+    }
+
+    /// Decodes `BetaPromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("explicit", .mode, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("explicit", forKey: .mode)
+    }
+}
+
+/// The `BetaDetailEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaDetailEnum`.
+public struct BetaDetailEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `original`
+    public static var original: Self { Self(rawValue: "original") }
+}
+
+/// A text input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
+public struct BetaInputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text input to the model.
+    public var text: Swift.String
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text input to the model.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        text: Swift.String,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.text = text
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes `BetaInputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The output of a function tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam`.
+public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `agent` member.
+    public var agent: BetaAgentTagParam?
+    /// The `id` member.
+    public var id: Swift.String?
+    /// The `call_id` member.
+    public var callID: Swift.String?
+    /// Text, image, or file output of the function tool call.
+    public var output: BetaFunctionCallOutputItemParam.Output
+    /// The `name` member.
+    public var name: Swift.String?
+    /// The `namespace` member.
+    public var namespace: Swift.String?
+    /// The `caller` member.
+    public var caller: BetaToolCallCallerParam?
+    /// The `status` member.
+    public var status: BetaFunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionCallOutputItemParam`.
+    ///
+    /// - Parameters:
+    ///   - output: Text, image, or file output of the function tool call.
+    ///   - agent: The `agent` member.
+    ///   - id: The `id` member.
+    ///   - callID: The `call_id` member.
+    ///   - name: The `name` member.
+    ///   - namespace: The `namespace` member.
+    ///   - caller: The `caller` member.
+    ///   - status: The `status` member.
+    public init(
+        output: BetaFunctionCallOutputItemParam.Output,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil,
+        callID: Swift.String? = nil,
+        name: Swift.String? = nil,
+        namespace: Swift.String? = nil,
+        caller: BetaToolCallCallerParam? = nil,
+        status: BetaFunctionCallItemStatus? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.output = output
+        self.name = name
+        self.namespace = namespace
+        self.caller = caller
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case output
+        case name
+        case namespace
+        case caller
+        case status
+        case type
+    }
+
+    /// Decodes `BetaFunctionCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.output = try reader.required(BetaFunctionCallOutputItemParam.Output.self, .output)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.status = try reader.optional(BetaFunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encodeIfPresent(self.callID, forKey: .callID)
+        try container.encode(self.output, forKey: .output)
+        try container.encodeIfPresent(self.name, forKey: .name)
+        try container.encodeIfPresent(self.namespace, forKey: .namespace)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+
+    /// Text, image, or file output of the function tool call.
+    ///
+    /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output`.
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
+        /// A JSON string of the output of the function tool call.
+        case string(Swift.String)
+        /// An array of content outputs (text, image, file) for the function tool call.
+        case values([BetaFunctionCallOutputItemParam.Output.Value])
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Creates the ``string(_:)`` case from a string literal.
+        public init(stringLiteral value: Swift.String) { self = .string(value) }
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            if let value = decoder.attemptCase(Swift.String.self) {
+                self = .string(value)
+                return
+            }
+            if let value = decoder.attemptCase([BetaFunctionCallOutputItemParam.Output.Value].self) {
+                self = .values(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .string(let value): try value.encode(to: encoder)
+            case .values(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+
+        /// A piece of message content, such as text, an image, or a file.
+        ///
+        /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+        ///
+        /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output/oneOf/1/items`.
+        public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+            /// A text input to the model. (type: `input_text`)
+            case inputText(BetaInputTextContentParam)
+            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
+            case inputImage(BetaInputImageContentParamAutoParam)
+            /// A file input to the model. (type: `input_file`)
+            case inputFile(BetaInputFileContentParam)
+            /// A variant this SDK does not know, kept as its raw JSON.
+            case unknown(JSONValue)
+
+            /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+            ///
+            /// - Throws: `DecodingError` only when the input is not JSON.
+            public init(from decoder: any Decoder) throws {
+                switch decoder.discriminator("type") {
+                case "input_text":
+                    self = .inputText(try BetaInputTextContentParam(from: decoder))
+                case "input_image":
+                    self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
+                case "input_file":
+                    self = .inputFile(try BetaInputFileContentParam(from: decoder))
+                default:
+                    self = .unknown(try JSONValue(from: decoder))
+                }
+            }
+
+            /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+            ///
+            /// - Throws: `EncodingError` when the value cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                switch self {
+                case .inputText(let value): try value.encode(to: encoder)
+                case .inputImage(let value): try value.encode(to: encoder)
+                case .inputFile(let value): try value.encode(to: encoder)
+                case .unknown(let value): try value.encode(to: encoder)
+                }
+            }
+        }
+    }
+}
+
+/// A file input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputFileContentParam`.
+public struct BetaInputFileContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `file_id` member.
+    public var fileID: Swift.String?
+    /// The `filename` member.
+    public var filename: Swift.String?
+    /// The `file_data` member.
+    public var fileData: Swift.String?
+    /// The `file_url` member.
+    public var fileURL: Swift.String?
+    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public var detail: BetaFileDetailEnum?
+    /// The `prompt_cache_breakpoint` member.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputFileContentParam`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The `file_id` member.
+    ///   - filename: The `filename` member.
+    ///   - fileData: The `file_data` member.
+    ///   - fileURL: The `file_url` member.
+    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    public init(
+        fileID: Swift.String? = nil,
+        filename: Swift.String? = nil,
+        fileData: Swift.String? = nil,
+        fileURL: Swift.String? = nil,
+        detail: BetaFileDetailEnum? = nil,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.fileID = fileID
+        self.filename = filename
+        self.fileData = fileData
+        self.fileURL = fileURL
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case filename
+        case fileData = "file_data"
+        case fileURL = "file_url"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes `BetaInputFileContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_file", .type, required: true)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.filename = try reader.optional(Swift.String.self, .filename)
+        self.fileData = try reader.optional(Swift.String.self, .fileData)
+        self.fileURL = try reader.optional(Swift.String.self, .fileURL)
+        self.detail = try reader.optional(BetaFileDetailEnum.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_file", forKey: .type)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.filename, forKey: .filename)
+        try container.encodeIfPresent(self.fileData, forKey: .fileData)
+        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// The `BetaFileDetailEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFileDetailEnum`.
+public struct BetaFileDetailEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// A tool call to run a function. See the
+/// [function calling guide](/docs/guides/function-calling) for more information.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall`.
+public struct BetaFunctionToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the function tool call.
+    public var id: Swift.String?
+    /// The unique ID of the function tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The namespace of the function to run.
+    public var namespace: Swift.String?
+    /// The name of the function to run.
+    public var name: Swift.String
+    /// A JSON string of the arguments to pass to the function.
+    public var arguments: Swift.String
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    public var status: BetaFunctionToolCall.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionToolCall`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID of the function tool call generated by the model.
+    ///   - name: The name of the function to run.
+    ///   - arguments: A JSON string of the arguments to pass to the function.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the function tool call.
+    ///   - caller: The `caller` member.
+    ///   - namespace: The namespace of the function to run.
+    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    public init(
+        callID: Swift.String,
+        name: Swift.String,
+        arguments: Swift.String,
+        agent: BetaAgentTag? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil,
+        status: BetaFunctionToolCall.Status? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.namespace = namespace
+        self.name = name
+        self.arguments = arguments
+        self.status = status
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case namespace
+        case name
+        case arguments
+        case status
+        case type
+    }
+
+    /// Decodes `BetaFunctionToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.status = try reader.optional(BetaFunctionToolCall.Status.self, .status)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("function_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encodeIfPresent(self.namespace, forKey: .namespace)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.arguments, forKey: .arguments)
+        try container.encodeIfPresent(self.status, forKey: .status)
+    }
+
+    /// The status of the item. One of `in_progress`, `completed`, or
+    /// `incomplete`. Populated when items are returned via API.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `incomplete`
+        public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+}
+
+/// The results of a web search tool call. See the
+/// [web search guide](/docs/guides/tools-web-search) for more information.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall`.
+public struct BetaWebSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the web search tool call.
+    public var id: Swift.String
+    /// The status of the web search tool call.
+    public var status: BetaWebSearchToolCall.Status
+    /// An object describing the specific action taken in this web search call.
+    /// Includes details on how the model used the web (search, open_page, find_in_page).
+    public var action: BetaWebSearchToolCall.Action
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the web search tool call.
+    ///   - status: The status of the web search tool call.
+    ///   - action: An object describing the specific action taken in this web search call.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        status: BetaWebSearchToolCall.Status,
+        action: BetaWebSearchToolCall.Action,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.status = status
+        self.action = action
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case status
+        case action
+        case type
+    }
+
+    /// Decodes `BetaWebSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("web_search_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(BetaWebSearchToolCall.Status.self, .status)
+        self.action = try reader.required(BetaWebSearchToolCall.Action.self, .action)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("web_search_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.action, forKey: .action)
+    }
+
+    /// The status of the web search tool call.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/status`.
+    public struct Status: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `in_progress`
+        public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+        /// `searching`
+        public static var searching: Self { Self(rawValue: "searching") }
+
+        /// `completed`
+        public static var completed: Self { Self(rawValue: "completed") }
+
+        /// `failed`
+        public static var failed: Self { Self(rawValue: "failed") }
+    }
+
+    /// An object describing the specific action taken in this web search call.
+    /// Includes details on how the model used the web (search, open_page, find_in_page).
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/action`.
+    public enum Action: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Action type "search" - Performs a web search query. (type: `search`)
+        case search(BetaWebSearchActionSearch)
+        /// Action type "open_page" - Opens a specific URL from search results. (type: `open_page`)
+        case openPage(BetaWebSearchActionOpenPage)
+        /// Action type "find_in_page": Searches for a pattern within a loaded page. (type: `find_in_page`)
+        case findInPage(BetaWebSearchActionFind)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "search":
+                self = .search(try BetaWebSearchActionSearch(from: decoder))
+            case "open_page":
+                self = .openPage(try BetaWebSearchActionOpenPage(from: decoder))
+            case "find_in_page":
+                self = .findInPage(try BetaWebSearchActionFind(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .search(let value): try value.encode(to: encoder)
+            case .openPage(let value): try value.encode(to: encoder)
+            case .findInPage(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Action type "find_in_page": Searches for a pattern within a loaded page.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionFind`.
+public struct BetaWebSearchActionFind: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The URL of the page searched for the pattern.
+    public var url: Swift.String
+    /// The pattern or text to search for within the page.
+    public var pattern: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchActionFind`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL of the page searched for the pattern.
+    ///   - pattern: The pattern or text to search for within the page.
+    public init(
+        url: Swift.String,
+        pattern: Swift.String
+    ) {
+        self.url = url
+        self.pattern = pattern
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case url
+        case pattern
+        case type
+    }
+
+    /// Decodes `BetaWebSearchActionFind` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("find_in_page", .type, required: true)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.pattern = try reader.required(Swift.String.self, .pattern)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("find_in_page", forKey: .type)
+        try container.encode(self.url, forKey: .url)
+        try container.encode(self.pattern, forKey: .pattern)
+    }
+}
+
+/// Action type "open_page" - Opens a specific URL from search results.
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchActionOpenPage`.
+public struct BetaWebSearchActionOpenPage: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The URL opened by the model.
+    public var url: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchActionOpenPage`.
+    ///
+    /// - Parameters:
+    ///   - url: The URL opened by the model.
+    public init(url: Swift.String? = nil) {
+        self.url = url
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case url
+        case type
+    }
+
+    /// Decodes `BetaWebSearchActionOpenPage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("open_page", .type, required: true)
+        self.url = try reader.optional(Swift.String.self, .url)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("open_page", forKey: .type)
+        try container.encodeIfPresent(self.url, forKey: .url)
+    }
+}
+
 /// Action type "search" - Performs a web search query.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch`.
-public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
+public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
     private var _query: Swift.String?
     /// The search query.
     @available(*, deprecated)
@@ -18,6 +1449,8 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
     public var queries: [Swift.String]?
     /// The sources used in the search.
     public var sources: [BetaWebSearchActionSearch.Source]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaWebSearchActionSearch`.
     ///
@@ -42,16 +1475,18 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaWebSearchActionSearch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWebSearchActionSearch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("search", forKey: .type)
-        self._query = try container.decodeIfPresent(Swift.String.self, forKey: .query)
-        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries)
-        self.sources = try container.decodeIfPresent([BetaWebSearchActionSearch.Source].self, forKey: .sources)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("search", .type, required: true)
+        self._query = try reader.optional(Swift.String.self, .query)
+        self.queries = try reader.optional([Swift.String].self, .queries)
+        self.sources = try reader.optional([BetaWebSearchActionSearch.Source].self, .sources)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -68,11 +1503,13 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
     /// A source used in the search.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchActionSearch/properties/sources/items`.
-    public struct Source: Codable, Hashable, Sendable {
+    public struct Source: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of source. Always `url`.
         public var type: BetaWebSearchActionSearch.Source.TypeValue
         /// The URL of the source.
         public var url: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Source`.
         ///
@@ -92,14 +1529,16 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
             case url
         }
 
-        /// Decodes `Source` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Source` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decode(BetaWebSearchActionSearch.Source.TypeValue.self, forKey: .type)
-            self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.required(BetaWebSearchActionSearch.Source.TypeValue.self, .type)
+            self.url = try reader.optional(Swift.String.self, .url)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -135,7 +1574,7 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable {
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputItemParam`.
-public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable {
+public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The `id` member.
@@ -148,6 +1587,8 @@ public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable {
     public var acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]?
     /// The `status` member.
     public var status: BetaFunctionCallItemStatus?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerCallOutputItemParam`.
     ///
@@ -184,19 +1625,21 @@ public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerCallOutputItemParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerCallOutputItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTagParam.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.output = try container.decode(BetaComputerScreenshotImage.self, forKey: .output)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.status = try container.decodeIfPresent(BetaFunctionCallItemStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.output = try reader.required(BetaComputerScreenshotImage.self, .output)
+        self.acknowledgedSafetyChecks = try reader.optional([BetaComputerCallSafetyCheckParam].self, .acknowledgedSafetyChecks)
+        self.status = try reader.optional(BetaFunctionCallItemStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -217,13 +1660,15 @@ public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable {
 /// A pending safety check for the computer call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallSafetyCheckParam`.
-public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
+public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the pending safety check.
     public var id: Swift.String
     /// The `code` member.
     public var code: Swift.String?
     /// The `message` member.
     public var message: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerCallSafetyCheckParam`.
     ///
@@ -247,15 +1692,17 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes `BetaComputerCallSafetyCheckParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerCallSafetyCheckParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.code = try container.decodeIfPresent(Swift.String.self, forKey: .code)
-        self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.code = try reader.optional(Swift.String.self, .code)
+        self.message = try reader.optional(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -272,11 +1719,13 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable {
 /// A computer screenshot image used with the computer use tool.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotImage`.
-public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable {
+public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the screenshot image.
     public var imageURL: Swift.String?
     /// The identifier of an uploaded file that contains the screenshot.
     public var fileID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerScreenshotImage`.
     ///
@@ -297,15 +1746,17 @@ public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerScreenshotImage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerScreenshotImage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_screenshot", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_screenshot", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -323,7 +1774,7 @@ public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable {
 /// [computer use guide](/docs/guides/tools-computer-use) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCall`.
-public struct BetaComputerToolCall: Codable, Hashable, Sendable {
+public struct BetaComputerToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the computer call.
@@ -340,6 +1791,8 @@ public struct BetaComputerToolCall: Codable, Hashable, Sendable {
     /// The status of the item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: BetaComputerToolCall.Status
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerToolCall`.
     ///
@@ -380,20 +1833,22 @@ public struct BetaComputerToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decodeIfPresent(BetaComputerAction.self, forKey: .action)
-        self.actions = try container.decodeIfPresent(BetaComputerActionList.self, forKey: .actions)
-        self.pendingSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .pendingSafetyChecks) ?? []
-        self.status = try container.decode(BetaComputerToolCall.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.optional(BetaComputerAction.self, .action)
+        self.actions = try reader.optional(BetaComputerActionList.self, .actions)
+        self.pendingSafetyChecks = try reader.required([BetaComputerCallSafetyCheckParam].self, .pendingSafetyChecks)
+        self.status = try reader.required(BetaComputerToolCall.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -446,7 +1901,7 @@ public typealias BetaComputerActionList = [BetaComputerAction]
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerAction`.
-public enum BetaComputerAction: Codable, Hashable, Sendable {
+public enum BetaComputerAction: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A click action. (type: `click`)
     case click(BetaClickParam)
     /// A double click action. (type: `double_click`)
@@ -518,7 +1973,10 @@ public enum BetaComputerAction: Codable, Hashable, Sendable {
 /// A wait action.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWaitParam`.
-public struct BetaWaitParam: Codable, Hashable, Sendable {
+public struct BetaWaitParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaWaitParam`.
     public init() {
     }
@@ -527,13 +1985,15 @@ public struct BetaWaitParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaWaitParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaWaitParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("wait", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("wait", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -548,9 +2008,11 @@ public struct BetaWaitParam: Codable, Hashable, Sendable {
 /// An action to type in text.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTypeParam`.
-public struct BetaTypeParam: Codable, Hashable, Sendable {
+public struct BetaTypeParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text to type.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTypeParam`.
     ///
@@ -565,14 +2027,16 @@ public struct BetaTypeParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaTypeParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTypeParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("type", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("type", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -588,7 +2052,7 @@ public struct BetaTypeParam: Codable, Hashable, Sendable {
 /// A scroll action.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaScrollParam`.
-public struct BetaScrollParam: Codable, Hashable, Sendable {
+public struct BetaScrollParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate where the scroll occurred.
     public var x: Swift.Int
     /// The y-coordinate where the scroll occurred.
@@ -599,6 +2063,8 @@ public struct BetaScrollParam: Codable, Hashable, Sendable {
     public var scrollY: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaScrollParam`.
     ///
@@ -631,18 +2097,20 @@ public struct BetaScrollParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaScrollParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaScrollParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("scroll", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.scrollX = try container.decode(Swift.Int.self, forKey: .scrollX)
-        self.scrollY = try container.decode(Swift.Int.self, forKey: .scrollY)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("scroll", .type, required: true)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.scrollX = try reader.required(Swift.Int.self, .scrollX)
+        self.scrollY = try reader.required(Swift.Int.self, .scrollY)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -662,7 +2130,10 @@ public struct BetaScrollParam: Codable, Hashable, Sendable {
 /// A screenshot action.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaScreenshotParam`.
-public struct BetaScreenshotParam: Codable, Hashable, Sendable {
+public struct BetaScreenshotParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `BetaScreenshotParam`.
     public init() {
     }
@@ -671,13 +2142,15 @@ public struct BetaScreenshotParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaScreenshotParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaScreenshotParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("screenshot", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("screenshot", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -692,13 +2165,15 @@ public struct BetaScreenshotParam: Codable, Hashable, Sendable {
 /// A mouse move action.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMoveParam`.
-public struct BetaMoveParam: Codable, Hashable, Sendable {
+public struct BetaMoveParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate to move to.
     public var x: Swift.Int
     /// The y-coordinate to move to.
     public var y: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMoveParam`.
     ///
@@ -723,16 +2198,18 @@ public struct BetaMoveParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMoveParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMoveParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("move", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("move", .type, required: true)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -750,9 +2227,11 @@ public struct BetaMoveParam: Codable, Hashable, Sendable {
 /// A collection of keypresses the model would like to perform.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaKeyPressAction`.
-public struct BetaKeyPressAction: Codable, Hashable, Sendable {
+public struct BetaKeyPressAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
     public var keys: [Swift.String]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaKeyPressAction`.
     ///
@@ -767,14 +2246,16 @@ public struct BetaKeyPressAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaKeyPressAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaKeyPressAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("keypress", forKey: .type)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("keypress", .type, required: true)
+        self.keys = try reader.required([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -790,7 +2271,7 @@ public struct BetaKeyPressAction: Codable, Hashable, Sendable {
 /// A drag action.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaDragParam`.
-public struct BetaDragParam: Codable, Hashable, Sendable {
+public struct BetaDragParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
     /// ```
     /// [
@@ -801,6 +2282,8 @@ public struct BetaDragParam: Codable, Hashable, Sendable {
     public var path: [BetaCoordParam]
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaDragParam`.
     ///
@@ -821,15 +2304,17 @@ public struct BetaDragParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaDragParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaDragParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("drag", forKey: .type)
-        self.path = try container.decodeIfPresent([BetaCoordParam].self, forKey: .path) ?? []
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("drag", .type, required: true)
+        self.path = try reader.required([BetaCoordParam].self, .path)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -846,11 +2331,13 @@ public struct BetaDragParam: Codable, Hashable, Sendable {
 /// An x/y coordinate pair, e.g. `{ x: 100, y: 200 }`.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCoordParam`.
-public struct BetaCoordParam: Codable, Hashable, Sendable {
+public struct BetaCoordParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate.
     public var x: Swift.Int
     /// The y-coordinate.
     public var y: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCoordParam`.
     ///
@@ -870,14 +2357,16 @@ public struct BetaCoordParam: Codable, Hashable, Sendable {
         case y
     }
 
-    /// Decodes `BetaCoordParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCoordParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -893,13 +2382,15 @@ public struct BetaCoordParam: Codable, Hashable, Sendable {
 /// A double click action.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaDoubleClickAction`.
-public struct BetaDoubleClickAction: Codable, Hashable, Sendable {
+public struct BetaDoubleClickAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The x-coordinate where the double click occurred.
     public var x: Swift.Int
     /// The y-coordinate where the double click occurred.
     public var y: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaDoubleClickAction`.
     ///
@@ -924,16 +2415,18 @@ public struct BetaDoubleClickAction: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaDoubleClickAction` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaDoubleClickAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("double_click", forKey: .type)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("double_click", .type, required: true)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -951,7 +2444,7 @@ public struct BetaDoubleClickAction: Codable, Hashable, Sendable {
 /// A click action.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaClickParam`.
-public struct BetaClickParam: Codable, Hashable, Sendable {
+public struct BetaClickParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
     public var button: BetaClickButtonType
     /// The x-coordinate where the click occurred.
@@ -960,6 +2453,8 @@ public struct BetaClickParam: Codable, Hashable, Sendable {
     public var y: Swift.Int
     /// The `keys` member.
     public var keys: [Swift.String]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaClickParam`.
     ///
@@ -988,17 +2483,19 @@ public struct BetaClickParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaClickParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaClickParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("click", forKey: .type)
-        self.button = try container.decode(BetaClickButtonType.self, forKey: .button)
-        self.x = try container.decode(Swift.Int.self, forKey: .x)
-        self.y = try container.decode(Swift.Int.self, forKey: .y)
-        self.keys = try container.decodeIfPresent([Swift.String].self, forKey: .keys)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("click", .type, required: true)
+        self.button = try reader.required(BetaClickButtonType.self, .button)
+        self.x = try reader.required(Swift.Int.self, .x)
+        self.y = try reader.required(Swift.Int.self, .y)
+        self.keys = try reader.optional([Swift.String].self, .keys)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1046,7 +2543,7 @@ public struct BetaClickButtonType: OpenEnum {
 /// [file search guide](/docs/guides/tools-file-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall`.
-public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
+public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the file search tool call.
@@ -1058,6 +2555,8 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
     public var queries: [Swift.String]
     /// The `results` member.
     public var results: [BetaFileSearchToolCall.ResultValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFileSearchToolCall`.
     ///
@@ -1090,18 +2589,20 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFileSearchToolCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFileSearchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_search_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.status = try container.decode(BetaFileSearchToolCall.Status.self, forKey: .status)
-        self.queries = try container.decodeIfPresent([Swift.String].self, forKey: .queries) ?? []
-        self.results = try container.decodeIfPresent([BetaFileSearchToolCall.ResultValue].self, forKey: .results)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_search_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(BetaFileSearchToolCall.Status.self, .status)
+        self.queries = try reader.required([Swift.String].self, .queries)
+        self.results = try reader.optional([BetaFileSearchToolCall.ResultValue].self, .results)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1149,7 +2650,7 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall/properties/results/anyOf/0/items`.
-    public struct ResultValue: Codable, Hashable, Sendable {
+    public struct ResultValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the file.
         public var fileID: Swift.String?
         /// The text that was retrieved from the file.
@@ -1160,6 +2661,8 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
         public var attributes: BetaVectorStoreFileAttributes?
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ResultValue`.
         ///
@@ -1191,17 +2694,19 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable {
             case score
         }
 
-        /// Decodes `ResultValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `ResultValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
-            self.filename = try container.decodeIfPresent(Swift.String.self, forKey: .filename)
-            self.attributes = try container.decodeIfPresent(BetaVectorStoreFileAttributes.self, forKey: .attributes)
-            self.score = try container.decodeIfPresent(Swift.Double.self, forKey: .score)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.optional(Swift.String.self, .fileID)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.filename = try reader.optional(Swift.String.self, .filename)
+            self.attributes = try reader.optional(BetaVectorStoreFileAttributes.self, .attributes)
+            self.score = try reader.optional(Swift.Double.self, .score)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1228,7 +2733,7 @@ public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreF
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes/anyOf/0/additionalProperties`.
-public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case number(Swift.Double)
     case boolean(Swift.Bool)
@@ -1242,15 +2747,15 @@ public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, Exp
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? Swift.Double(from: decoder) {
+        if let value = decoder.attemptCase(Swift.Double.self) {
             self = .number(value)
             return
         }
-        if let value = try? Swift.Bool(from: decoder) {
+        if let value = decoder.attemptCase(Swift.Bool.self) {
             self = .boolean(value)
             return
         }
@@ -1273,7 +2778,7 @@ public enum BetaVectorStoreFileAttributesValue: Codable, Hashable, Sendable, Exp
 /// An output message from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputMessage`.
-public struct BetaOutputMessage: Codable, Hashable, Sendable {
+public struct BetaOutputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the output message.
@@ -1285,6 +2790,8 @@ public struct BetaOutputMessage: Codable, Hashable, Sendable {
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
     public var status: BetaOutputMessage.Status
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaOutputMessage`.
     ///
@@ -1318,19 +2825,21 @@ public struct BetaOutputMessage: Codable, Hashable, Sendable {
         case role
     }
 
-    /// Decodes `BetaOutputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaOutputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("message", forKey: .type)
-        try container.decodeConstant("assistant", forKey: .role)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.content = try container.decodeIfPresent([BetaOutputMessageContent].self, forKey: .content) ?? []
-        self.phase = try container.decodeIfPresent(BetaMessagePhase.self, forKey: .phase)
-        self.status = try container.decode(BetaOutputMessage.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: true)
+        try reader.constant("assistant", .role, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.content = try reader.required([BetaOutputMessageContent].self, .content)
+        self.phase = try reader.optional(BetaMessagePhase.self, .phase)
+        self.status = try reader.required(BetaOutputMessage.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1397,7 +2906,7 @@ public struct BetaMessagePhase: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputMessageContent`.
-public enum BetaOutputMessageContent: Codable, Hashable, Sendable {
+public enum BetaOutputMessageContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text output from the model. (type: `output_text`)
     case outputText(BetaOutputTextContent)
     /// A refusal from the model. (type: `refusal`)
@@ -1434,9 +2943,11 @@ public enum BetaOutputMessageContent: Codable, Hashable, Sendable {
 /// A refusal from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaRefusalContent`.
-public struct BetaRefusalContent: Codable, Hashable, Sendable {
+public struct BetaRefusalContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The refusal explanation from the model.
     public var refusal: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaRefusalContent`.
     ///
@@ -1451,14 +2962,16 @@ public struct BetaRefusalContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaRefusalContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaRefusalContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("refusal", forKey: .type)
-        self.refusal = try container.decode(Swift.String.self, forKey: .refusal)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("refusal", .type, required: true)
+        self.refusal = try reader.required(Swift.String.self, .refusal)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1474,13 +2987,15 @@ public struct BetaRefusalContent: Codable, Hashable, Sendable {
 /// A text output from the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputTextContent`.
-public struct BetaOutputTextContent: Codable, Hashable, Sendable {
+public struct BetaOutputTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text output from the model.
     public var text: Swift.String
     /// The annotations of the text output.
     public var annotations: [BetaAnnotation]
     /// The `logprobs` member.
     public var logprobs: [BetaLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaOutputTextContent`.
     ///
@@ -1505,16 +3020,18 @@ public struct BetaOutputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaOutputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaOutputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("output_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
-        self.annotations = try container.decodeIfPresent([BetaAnnotation].self, forKey: .annotations) ?? []
-        self.logprobs = try container.decodeIfPresent([BetaLogProb].self, forKey: .logprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.annotations = try reader.required([BetaAnnotation].self, .annotations)
+        self.logprobs = try reader.required([BetaLogProb].self, .logprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1532,7 +3049,7 @@ public struct BetaOutputTextContent: Codable, Hashable, Sendable {
 /// The log probability of a token.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLogProb`.
-public struct BetaLogProb: Codable, Hashable, Sendable {
+public struct BetaLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `token` member.
     public var token: Swift.String
     /// The `logprob` member.
@@ -1541,6 +3058,8 @@ public struct BetaLogProb: Codable, Hashable, Sendable {
     public var bytes: [Swift.Int]
     /// The `top_logprobs` member.
     public var topLogprobs: [BetaTopLogProb]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaLogProb`.
     ///
@@ -1568,16 +3087,18 @@ public struct BetaLogProb: Codable, Hashable, Sendable {
         case topLogprobs = "top_logprobs"
     }
 
-    /// Decodes `BetaLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
-        self.topLogprobs = try container.decodeIfPresent([BetaTopLogProb].self, forKey: .topLogprobs) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.bytes = try reader.required([Swift.Int].self, .bytes)
+        self.topLogprobs = try reader.required([BetaTopLogProb].self, .topLogprobs)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1595,13 +3116,15 @@ public struct BetaLogProb: Codable, Hashable, Sendable {
 /// The top log probability of a token.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTopLogProb`.
-public struct BetaTopLogProb: Codable, Hashable, Sendable {
+public struct BetaTopLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `token` member.
     public var token: Swift.String
     /// The `logprob` member.
     public var logprob: Swift.Double
     /// The `bytes` member.
     public var bytes: [Swift.Int]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTopLogProb`.
     ///
@@ -1625,15 +3148,17 @@ public struct BetaTopLogProb: Codable, Hashable, Sendable {
         case bytes
     }
 
-    /// Decodes `BetaTopLogProb` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTopLogProb` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.token = try container.decode(Swift.String.self, forKey: .token)
-        self.logprob = try container.decode(Swift.Double.self, forKey: .logprob)
-        self.bytes = try container.decodeIfPresent([Swift.Int].self, forKey: .bytes) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.token = try reader.required(Swift.String.self, .token)
+        self.logprob = try reader.required(Swift.Double.self, .logprob)
+        self.bytes = try reader.required([Swift.Int].self, .bytes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1652,7 +3177,7 @@ public struct BetaTopLogProb: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAnnotation`.
-public enum BetaAnnotation: Codable, Hashable, Sendable {
+public enum BetaAnnotation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A citation to a file. (type: `file_citation`)
     case fileCitation(BetaFileCitationBody)
     /// A citation for a web resource used to generate a model response. (type: `url_citation`)
@@ -1699,11 +3224,13 @@ public enum BetaAnnotation: Codable, Hashable, Sendable {
 /// A path to a file.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFilePath`.
-public struct BetaFilePath: Codable, Hashable, Sendable {
+public struct BetaFilePath: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
     public var fileID: Swift.String
     /// The index of the file in the list of files.
     public var index: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFilePath`.
     ///
@@ -1724,15 +3251,17 @@ public struct BetaFilePath: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFilePath` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFilePath` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_path", forKey: .type)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_path", .type, required: true)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1749,7 +3278,7 @@ public struct BetaFilePath: Codable, Hashable, Sendable {
 /// A citation for a container file used to generate a model response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationBody`.
-public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable {
+public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the container file.
     public var containerID: Swift.String
     /// The ID of the file.
@@ -1760,6 +3289,8 @@ public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable {
     public var endIndex: Swift.Int
     /// The filename of the container file cited.
     public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaContainerFileCitationBody`.
     ///
@@ -1792,18 +3323,20 @@ public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaContainerFileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaContainerFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_file_citation", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_file_citation", .type, required: true)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1823,7 +3356,7 @@ public struct BetaContainerFileCitationBody: Codable, Hashable, Sendable {
 /// A citation for a web resource used to generate a model response.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaUrlCitationBody`.
-public struct BetaURLCitationBody: Codable, Hashable, Sendable {
+public struct BetaURLCitationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The URL of the web resource.
     public var url: Swift.String
     /// The index of the first character of the URL citation in the message.
@@ -1832,6 +3365,8 @@ public struct BetaURLCitationBody: Codable, Hashable, Sendable {
     public var endIndex: Swift.Int
     /// The title of the web resource.
     public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaURLCitationBody`.
     ///
@@ -1860,17 +3395,19 @@ public struct BetaURLCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaURLCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaURLCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("url_citation", forKey: .type)
-        self.url = try container.decode(Swift.String.self, forKey: .url)
-        self.startIndex = try container.decode(Swift.Int.self, forKey: .startIndex)
-        self.endIndex = try container.decode(Swift.Int.self, forKey: .endIndex)
-        self.title = try container.decode(Swift.String.self, forKey: .title)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("url_citation", .type, required: true)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.title = try reader.required(Swift.String.self, .title)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1889,13 +3426,15 @@ public struct BetaURLCitationBody: Codable, Hashable, Sendable {
 /// A citation to a file.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileCitationBody`.
-public struct BetaFileCitationBody: Codable, Hashable, Sendable {
+public struct BetaFileCitationBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the file.
     public var fileID: Swift.String
     /// The index of the file in the list of files.
     public var index: Swift.Int
     /// The filename of the file cited.
     public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFileCitationBody`.
     ///
@@ -1920,16 +3459,18 @@ public struct BetaFileCitationBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFileCitationBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFileCitationBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("file_citation", forKey: .type)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.index = try container.decode(Swift.Int.self, forKey: .index)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1949,7 +3490,7 @@ public struct BetaFileCitationBody: Codable, Hashable, Sendable {
 /// precedence over instructions given with the `user` role.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputMessage`.
-public struct BetaInputMessage: Codable, Hashable, Sendable {
+public struct BetaInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -1960,6 +3501,8 @@ public struct BetaInputMessage: Codable, Hashable, Sendable {
     /// A list of one or many input items to the model, containing different content
     /// types.
     public var content: BetaInputMessageContentList
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaInputMessage`.
     ///
@@ -1988,17 +3531,19 @@ public struct BetaInputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaInputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.role = try container.decode(BetaInputMessage.RoleValue.self, forKey: .role)
-        self.status = try container.decodeIfPresent(BetaInputMessage.Status.self, forKey: .status)
-        self.content = try container.decodeIfPresent(BetaInputMessageContentList.self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: false)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.role = try reader.required(BetaInputMessage.RoleValue.self, .role)
+        self.status = try reader.optional(BetaInputMessage.Status.self, .status)
+        self.content = try reader.required(BetaInputMessageContentList.self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2070,7 +3615,7 @@ public typealias BetaInputMessageContentList = [BetaInputContent]
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputContent`.
-public enum BetaInputContent: Codable, Hashable, Sendable {
+public enum BetaInputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A text input to the model. (type: `input_text`)
     case inputText(BetaInputTextContent)
     /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
@@ -2116,7 +3661,7 @@ public enum BetaInputContent: Codable, Hashable, Sendable {
 /// interactions.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage`.
-public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
+public struct BetaEasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `assistant`, `system`, or
     /// `developer`.
     public var role: BetaEasyInputMessage.RoleValue
@@ -2125,6 +3670,8 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
     public var content: BetaEasyInputMessage.ContentValue
     /// The `phase` member.
     public var phase: BetaMessagePhase?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaEasyInputMessage`.
     ///
@@ -2149,16 +3696,18 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaEasyInputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaEasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("message", forKey: .type)
-        self.role = try container.decode(BetaEasyInputMessage.RoleValue.self, forKey: .role)
-        self.content = try container.decode(BetaEasyInputMessage.ContentValue.self, forKey: .content)
-        self.phase = try container.decodeIfPresent(BetaMessagePhase.self, forKey: .phase)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: false)
+        self.role = try reader.required(BetaEasyInputMessage.RoleValue.self, .role)
+        self.content = try reader.required(BetaEasyInputMessage.ContentValue.self, .content)
+        self.phase = try reader.optional(BetaMessagePhase.self, .phase)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2204,7 +3753,7 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaEasyInputMessage/properties/content`.
-    public enum ContentValue: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
         /// A list of one or many input items to the model, containing different content
@@ -2219,11 +3768,11 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? BetaInputMessageContentList(from: decoder) {
+            if let value = decoder.attemptCase(BetaInputMessageContentList.self) {
                 self = .betaInputMessageContentList(value)
                 return
             }
@@ -2246,9 +3795,11 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable {
 /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptionsParam`.
-public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable {
+public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
     public var mode: BetaPromptCacheModeEnum?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaPromptCacheOptionsParam`.
     ///
@@ -2263,14 +3814,16 @@ public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable {
         case ttl
     }
 
-    /// Decodes `BetaPromptCacheOptionsParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaPromptCacheOptionsParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("30m", forKey: .ttl)
-        self.mode = try container.decodeIfPresent(BetaPromptCacheModeEnum.self, forKey: .mode)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("30m", .ttl, required: false)
+        self.mode = try reader.optional(BetaPromptCacheModeEnum.self, .mode)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2316,1681 +3869,4 @@ public struct BetaPromptCacheTtlEnum: OpenEnum {
 
     /// `30m`
     public static var _30m: Self { Self(rawValue: "30m") }
-}
-
-/// The `BetaModelIdsResponses` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModelIdsResponses`.
-public struct BetaModelIDsResponses: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `gpt-5.6-sol`
-    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
-
-    /// `gpt-5.6-terra`
-    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
-
-    /// `gpt-5.6-luna`
-    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
-
-    /// `gpt-5.5`
-    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
-
-    /// `gpt-5.5-2026-04-23`
-    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
-
-    /// `gpt-5.4`
-    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
-
-    /// `gpt-5.4-mini`
-    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
-
-    /// `gpt-5.4-nano`
-    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
-
-    /// `gpt-5.4-mini-2026-03-17`
-    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
-
-    /// `gpt-5.4-nano-2026-03-17`
-    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
-
-    /// `gpt-5.3-chat-latest`
-    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
-
-    /// `gpt-5.2`
-    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
-
-    /// `gpt-5.2-2025-12-11`
-    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
-
-    /// `gpt-5.2-chat-latest`
-    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
-
-    /// `gpt-5.2-pro`
-    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
-
-    /// `gpt-5.2-pro-2025-12-11`
-    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
-
-    /// `gpt-5.1`
-    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
-
-    /// `gpt-5.1-2025-11-13`
-    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
-
-    /// `gpt-5.1-codex`
-    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
-
-    /// `gpt-5.1-mini`
-    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
-
-    /// `gpt-5.1-chat-latest`
-    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
-
-    /// `gpt-5`
-    public static var gpt5: Self { Self(rawValue: "gpt-5") }
-
-    /// `gpt-5-mini`
-    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
-
-    /// `gpt-5-nano`
-    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
-
-    /// `gpt-5-2025-08-07`
-    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
-
-    /// `gpt-5-mini-2025-08-07`
-    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
-
-    /// `gpt-5-nano-2025-08-07`
-    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
-
-    /// `gpt-5-chat-latest`
-    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
-
-    /// `gpt-4.1`
-    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
-
-    /// `gpt-4.1-mini`
-    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
-
-    /// `gpt-4.1-nano`
-    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
-
-    /// `gpt-4.1-2025-04-14`
-    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
-
-    /// `gpt-4.1-mini-2025-04-14`
-    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
-
-    /// `gpt-4.1-nano-2025-04-14`
-    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
-
-    /// `o4-mini`
-    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
-
-    /// `o4-mini-2025-04-16`
-    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
-
-    /// `o3`
-    public static var o3: Self { Self(rawValue: "o3") }
-
-    /// `o3-2025-04-16`
-    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
-
-    /// `o3-mini`
-    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
-
-    /// `o3-mini-2025-01-31`
-    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
-
-    /// `o1`
-    public static var o1: Self { Self(rawValue: "o1") }
-
-    /// `o1-2024-12-17`
-    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
-
-    /// `o1-preview`
-    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
-
-    /// `o1-preview-2024-09-12`
-    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
-
-    /// `o1-mini`
-    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
-
-    /// `o1-mini-2024-09-12`
-    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
-
-    /// `gpt-4o`
-    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
-
-    /// `gpt-4o-2024-11-20`
-    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
-
-    /// `gpt-4o-2024-08-06`
-    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
-
-    /// `gpt-4o-2024-05-13`
-    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
-
-    /// `gpt-4o-audio-preview`
-    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
-
-    /// `gpt-4o-audio-preview-2024-10-01`
-    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
-
-    /// `gpt-4o-audio-preview-2024-12-17`
-    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-audio-preview-2025-06-03`
-    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
-
-    /// `gpt-4o-mini-audio-preview`
-    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
-
-    /// `gpt-4o-mini-audio-preview-2024-12-17`
-    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-search-preview`
-    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
-
-    /// `gpt-4o-mini-search-preview`
-    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
-
-    /// `gpt-4o-search-preview-2025-03-11`
-    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
-
-    /// `gpt-4o-mini-search-preview-2025-03-11`
-    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
-
-    /// `chatgpt-4o-latest`
-    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
-
-    /// `codex-mini-latest`
-    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
-
-    /// `gpt-4o-mini`
-    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
-
-    /// `gpt-4o-mini-2024-07-18`
-    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
-
-    /// `gpt-4-turbo`
-    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
-
-    /// `gpt-4-turbo-2024-04-09`
-    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
-
-    /// `gpt-4-0125-preview`
-    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
-
-    /// `gpt-4-turbo-preview`
-    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
-
-    /// `gpt-4-1106-preview`
-    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
-
-    /// `gpt-4-vision-preview`
-    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
-
-    /// `gpt-4`
-    public static var gpt4: Self { Self(rawValue: "gpt-4") }
-
-    /// `gpt-4-0314`
-    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
-
-    /// `gpt-4-0613`
-    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
-
-    /// `gpt-4-32k`
-    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
-
-    /// `gpt-4-32k-0314`
-    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
-
-    /// `gpt-4-32k-0613`
-    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
-
-    /// `gpt-3.5-turbo`
-    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
-
-    /// `gpt-3.5-turbo-16k`
-    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
-
-    /// `gpt-3.5-turbo-0301`
-    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
-
-    /// `gpt-3.5-turbo-0613`
-    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
-
-    /// `gpt-3.5-turbo-1106`
-    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
-
-    /// `gpt-3.5-turbo-0125`
-    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
-
-    /// `gpt-3.5-turbo-16k-0613`
-    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
-
-    /// `o1-pro`
-    public static var o1Pro: Self { Self(rawValue: "o1-pro") }
-
-    /// `o1-pro-2025-03-19`
-    public static var o1Pro2025_03_19: Self { Self(rawValue: "o1-pro-2025-03-19") }
-
-    /// `o3-pro`
-    public static var o3Pro: Self { Self(rawValue: "o3-pro") }
-
-    /// `o3-pro-2025-06-10`
-    public static var o3Pro2025_06_10: Self { Self(rawValue: "o3-pro-2025-06-10") }
-
-    /// `o3-deep-research`
-    public static var o3DeepResearch: Self { Self(rawValue: "o3-deep-research") }
-
-    /// `o3-deep-research-2025-06-26`
-    public static var o3DeepResearch2025_06_26: Self { Self(rawValue: "o3-deep-research-2025-06-26") }
-
-    /// `o4-mini-deep-research`
-    public static var o4MiniDeepResearch: Self { Self(rawValue: "o4-mini-deep-research") }
-
-    /// `o4-mini-deep-research-2025-06-26`
-    public static var o4MiniDeepResearch2025_06_26: Self { Self(rawValue: "o4-mini-deep-research-2025-06-26") }
-
-    /// `computer-use-preview`
-    public static var computerUsePreview: Self { Self(rawValue: "computer-use-preview") }
-
-    /// `computer-use-preview-2025-03-11`
-    public static var computerUsePreview2025_03_11: Self { Self(rawValue: "computer-use-preview-2025-03-11") }
-
-    /// `gpt-5.5-pro`
-    public static var gpt5_5Pro: Self { Self(rawValue: "gpt-5.5-pro") }
-
-    /// `gpt-5.5-pro-2026-04-23`
-    public static var gpt5_5Pro2026_04_23: Self { Self(rawValue: "gpt-5.5-pro-2026-04-23") }
-
-    /// `gpt-5-codex`
-    public static var gpt5Codex: Self { Self(rawValue: "gpt-5-codex") }
-
-    /// `gpt-5-pro`
-    public static var gpt5Pro: Self { Self(rawValue: "gpt-5-pro") }
-
-    /// `gpt-5-pro-2025-10-06`
-    public static var gpt5Pro2025_10_06: Self { Self(rawValue: "gpt-5-pro-2025-10-06") }
-
-    /// `gpt-5.1-codex-max`
-    public static var gpt5_1CodexMax: Self { Self(rawValue: "gpt-5.1-codex-max") }
-
-    /// `gpt-daybreak-blue-latest`
-    public static var gptDaybreakBlueLatest: Self { Self(rawValue: "gpt-daybreak-blue-latest") }
-
-    /// `gpt-daybreak-red-latest`
-    public static var gptDaybreakRedLatest: Self { Self(rawValue: "gpt-daybreak-red-latest") }
-
-    /// `gpt-5.6-cyber`
-    public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
-}
-
-/// The `BetaModelIdsShared` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModelIdsShared`.
-public struct BetaModelIDsShared: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `gpt-5.6-sol`
-    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
-
-    /// `gpt-5.6-terra`
-    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
-
-    /// `gpt-5.6-luna`
-    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
-
-    /// `gpt-5.5`
-    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
-
-    /// `gpt-5.5-2026-04-23`
-    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
-
-    /// `gpt-5.4`
-    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
-
-    /// `gpt-5.4-mini`
-    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
-
-    /// `gpt-5.4-nano`
-    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
-
-    /// `gpt-5.4-mini-2026-03-17`
-    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
-
-    /// `gpt-5.4-nano-2026-03-17`
-    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
-
-    /// `gpt-5.3-chat-latest`
-    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
-
-    /// `gpt-5.2`
-    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
-
-    /// `gpt-5.2-2025-12-11`
-    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
-
-    /// `gpt-5.2-chat-latest`
-    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
-
-    /// `gpt-5.2-pro`
-    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
-
-    /// `gpt-5.2-pro-2025-12-11`
-    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
-
-    /// `gpt-5.1`
-    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
-
-    /// `gpt-5.1-2025-11-13`
-    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
-
-    /// `gpt-5.1-codex`
-    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
-
-    /// `gpt-5.1-mini`
-    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
-
-    /// `gpt-5.1-chat-latest`
-    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
-
-    /// `gpt-5`
-    public static var gpt5: Self { Self(rawValue: "gpt-5") }
-
-    /// `gpt-5-mini`
-    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
-
-    /// `gpt-5-nano`
-    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
-
-    /// `gpt-5-2025-08-07`
-    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
-
-    /// `gpt-5-mini-2025-08-07`
-    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
-
-    /// `gpt-5-nano-2025-08-07`
-    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
-
-    /// `gpt-5-chat-latest`
-    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
-
-    /// `gpt-4.1`
-    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
-
-    /// `gpt-4.1-mini`
-    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
-
-    /// `gpt-4.1-nano`
-    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
-
-    /// `gpt-4.1-2025-04-14`
-    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
-
-    /// `gpt-4.1-mini-2025-04-14`
-    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
-
-    /// `gpt-4.1-nano-2025-04-14`
-    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
-
-    /// `o4-mini`
-    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
-
-    /// `o4-mini-2025-04-16`
-    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
-
-    /// `o3`
-    public static var o3: Self { Self(rawValue: "o3") }
-
-    /// `o3-2025-04-16`
-    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
-
-    /// `o3-mini`
-    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
-
-    /// `o3-mini-2025-01-31`
-    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
-
-    /// `o1`
-    public static var o1: Self { Self(rawValue: "o1") }
-
-    /// `o1-2024-12-17`
-    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
-
-    /// `o1-preview`
-    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
-
-    /// `o1-preview-2024-09-12`
-    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
-
-    /// `o1-mini`
-    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
-
-    /// `o1-mini-2024-09-12`
-    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
-
-    /// `gpt-4o`
-    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
-
-    /// `gpt-4o-2024-11-20`
-    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
-
-    /// `gpt-4o-2024-08-06`
-    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
-
-    /// `gpt-4o-2024-05-13`
-    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
-
-    /// `gpt-4o-audio-preview`
-    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
-
-    /// `gpt-4o-audio-preview-2024-10-01`
-    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
-
-    /// `gpt-4o-audio-preview-2024-12-17`
-    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-audio-preview-2025-06-03`
-    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
-
-    /// `gpt-4o-mini-audio-preview`
-    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
-
-    /// `gpt-4o-mini-audio-preview-2024-12-17`
-    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-search-preview`
-    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
-
-    /// `gpt-4o-mini-search-preview`
-    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
-
-    /// `gpt-4o-search-preview-2025-03-11`
-    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
-
-    /// `gpt-4o-mini-search-preview-2025-03-11`
-    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
-
-    /// `chatgpt-4o-latest`
-    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
-
-    /// `codex-mini-latest`
-    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
-
-    /// `gpt-4o-mini`
-    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
-
-    /// `gpt-4o-mini-2024-07-18`
-    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
-
-    /// `gpt-4-turbo`
-    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
-
-    /// `gpt-4-turbo-2024-04-09`
-    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
-
-    /// `gpt-4-0125-preview`
-    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
-
-    /// `gpt-4-turbo-preview`
-    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
-
-    /// `gpt-4-1106-preview`
-    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
-
-    /// `gpt-4-vision-preview`
-    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
-
-    /// `gpt-4`
-    public static var gpt4: Self { Self(rawValue: "gpt-4") }
-
-    /// `gpt-4-0314`
-    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
-
-    /// `gpt-4-0613`
-    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
-
-    /// `gpt-4-32k`
-    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
-
-    /// `gpt-4-32k-0314`
-    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
-
-    /// `gpt-4-32k-0613`
-    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
-
-    /// `gpt-3.5-turbo`
-    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
-
-    /// `gpt-3.5-turbo-16k`
-    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
-
-    /// `gpt-3.5-turbo-0301`
-    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
-
-    /// `gpt-3.5-turbo-0613`
-    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
-
-    /// `gpt-3.5-turbo-1106`
-    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
-
-    /// `gpt-3.5-turbo-0125`
-    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
-
-    /// `gpt-3.5-turbo-16k-0613`
-    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
-}
-
-/// The `BetaFunctionCallOutputStatusEnum` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputStatusEnum`.
-public struct BetaFunctionCallOutputStatusEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// The `BetaFunctionCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallStatus`.
-public struct BetaFunctionCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A response to an MCP approval request.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponseResource`.
-public struct BetaMCPApprovalResponseResource: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the approval response
-    public var id: Swift.String
-    /// The ID of the approval request being answered.
-    public var approvalRequestID: Swift.String
-    /// Whether the request was approved.
-    public var approve: Swift.Bool
-    /// The `reason` member.
-    public var reason: Swift.String?
-
-    /// Creates a new `BetaMCPApprovalResponseResource`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the approval response
-    ///   - approvalRequestID: The ID of the approval request being answered.
-    ///   - approve: Whether the request was approved.
-    ///   - agent: The agent that produced this item.
-    ///   - reason: The `reason` member.
-    public init(
-        id: Swift.String,
-        approvalRequestID: Swift.String,
-        approve: Swift.Bool,
-        agent: BetaAgentTag? = nil,
-        reason: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.approvalRequestID = approvalRequestID
-        self.approve = approve
-        self.reason = reason
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case approvalRequestID = "approval_request_id"
-        case approve
-        case reason
-        case type
-    }
-
-    /// Decodes `BetaMCPApprovalResponseResource` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("mcp_approval_response", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.approvalRequestID = try container.decode(Swift.String.self, forKey: .approvalRequestID)
-        self.approve = try container.decode(Swift.Bool.self, forKey: .approve)
-        self.reason = try container.decodeIfPresent(Swift.String.self, forKey: .reason)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_approval_response", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
-        try container.encode(self.approve, forKey: .approve)
-        try container.encodeIfPresent(self.reason, forKey: .reason)
-    }
-}
-
-/// The output emitted by an apply patch tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutput`.
-public struct BetaApplyPatchToolCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The status of the apply patch tool call output. One of `completed` or `failed`.
-    public var status: BetaApplyPatchCallOutputStatus
-    /// The `output` member.
-    public var output: Swift.String?
-    /// The ID of the entity that created this tool call output.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `BetaApplyPatchToolCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - output: The `output` member.
-    ///   - createdBy: The ID of the entity that created this tool call output.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: BetaApplyPatchCallOutputStatus,
-        agent: BetaAgentTag? = nil,
-        caller: BetaToolCallCaller? = nil,
-        output: Swift.String? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchToolCallOutput` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallOutputStatus.self, forKey: .status)
-        self.output = try container.decodeIfPresent(Swift.String.self, forKey: .output)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.output, forKey: .output)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// The `BetaApplyPatchCallOutputStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatus`.
-public struct BetaApplyPatchCallOutputStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// A tool call that applies file diffs by creating, deleting, or updating files.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall`.
-public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
-    public var status: BetaApplyPatchCallStatus
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    public var operation: BetaApplyPatchToolCall.Operation
-    /// The ID of the entity that created this tool call.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `BetaApplyPatchToolCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
-    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - createdBy: The ID of the entity that created this tool call.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: BetaApplyPatchCallStatus,
-        operation: BetaApplyPatchToolCall.Operation,
-        agent: BetaAgentTag? = nil,
-        caller: BetaToolCallCaller? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.operation = operation
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case operation
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchToolCall` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("apply_patch_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(BetaApplyPatchCallStatus.self, forKey: .status)
-        self.operation = try container.decode(BetaApplyPatchToolCall.Operation.self, forKey: .operation)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.operation, forKey: .operation)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
-    public enum Operation: Codable, Hashable, Sendable {
-        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
-        case createFile(BetaApplyPatchCreateFileOperation)
-        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
-        case deleteFile(BetaApplyPatchDeleteFileOperation)
-        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
-        case updateFile(BetaApplyPatchUpdateFileOperation)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "create_file":
-                self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
-            case "delete_file":
-                self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
-            case "update_file":
-                self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .createFile(let value): try value.encode(to: encoder)
-            case .deleteFile(let value): try value.encode(to: encoder)
-            case .updateFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Instruction describing how to update a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperation`.
-public struct BetaApplyPatchUpdateFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to update.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-
-    /// Creates a new `BetaApplyPatchUpdateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchUpdateFileOperation` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("update_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("update_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// Instruction describing how to delete a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperation`.
-public struct BetaApplyPatchDeleteFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to delete.
-    public var path: Swift.String
-
-    /// Creates a new `BetaApplyPatchDeleteFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete.
-    public init(path: Swift.String) {
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchDeleteFileOperation` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("delete_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("delete_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// Instruction describing how to create a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperation`.
-public struct BetaApplyPatchCreateFileOperation: Codable, Hashable, Sendable {
-    /// Path of the file to create.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-
-    /// Creates a new `BetaApplyPatchCreateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchCreateFileOperation` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("create_file", forKey: .type)
-        self.path = try container.decode(Swift.String.self, forKey: .path)
-        self.diff = try container.decode(Swift.String.self, forKey: .diff)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("create_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// The `BetaApplyPatchCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatus`.
-public struct BetaApplyPatchCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// The output of a shell tool call that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutput`.
-public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the shell call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    public var status: BetaFunctionShellCallOutputStatusEnum
-    /// An array of shell call output contents
-    public var output: [BetaFunctionShellCallOutputContent]
-    /// The `max_output_length` member.
-    public var maxOutputLength: Swift.Int?
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `BetaFunctionShellCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    ///   - output: An array of shell call output contents
-    ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: BetaFunctionShellCallOutputStatusEnum,
-        output: [BetaFunctionShellCallOutputContent],
-        agent: BetaAgentTag? = nil,
-        caller: BetaToolCallCaller? = nil,
-        maxOutputLength: Swift.Int? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.maxOutputLength = maxOutputLength
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case maxOutputLength = "max_output_length"
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `BetaFunctionShellCallOutput` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.status = try container.decode(BetaFunctionShellCallOutputStatusEnum.self, forKey: .status)
-        self.output = try container.decodeIfPresent([BetaFunctionShellCallOutputContent].self, forKey: .output) ?? []
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.output, forKey: .output)
-        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// The content of a shell tool call output that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent`.
-public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable {
-    /// The standard output that was captured.
-    public var stdout: Swift.String
-    /// The standard error output that was captured.
-    public var stderr: Swift.String
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    public var outcome: BetaFunctionShellCallOutputContent.Outcome
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `BetaFunctionShellCallOutputContent`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The standard output that was captured.
-    ///   - stderr: The standard error output that was captured.
-    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: BetaFunctionShellCallOutputContent.Outcome,
-        createdBy: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case stdout
-        case stderr
-        case outcome
-        case createdBy = "created_by"
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputContent` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.stdout = try container.decode(Swift.String.self, forKey: .stdout)
-        self.stderr = try container.decode(Swift.String.self, forKey: .stderr)
-        self.outcome = try container.decode(BetaFunctionShellCallOutputContent.Outcome.self, forKey: .outcome)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.stdout, forKey: .stdout)
-        try container.encode(self.stderr, forKey: .stderr)
-        try container.encode(self.outcome, forKey: .outcome)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent/properties/outcome`.
-    public enum Outcome: Codable, Hashable, Sendable {
-        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
-        case timeout(BetaFunctionShellCallOutputTimeoutOutcome)
-        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
-        case exit(BetaFunctionShellCallOutputExitOutcome)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcome(from: decoder))
-            case "exit":
-                self = .exit(try BetaFunctionShellCallOutputExitOutcome(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
-public struct BetaFunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable {
-    /// Exit code from the shell process.
-    public var exitCode: Swift.Int
-
-    /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: Exit code from the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case exitCode = "exit_code"
-        case type
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("exit", forKey: .type)
-        self.exitCode = try container.decode(Swift.Int.self, forKey: .exitCode)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("exit", forKey: .type)
-        try container.encode(self.exitCode, forKey: .exitCode)
-    }
-}
-
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcome`.
-public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable {
-    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcome`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("timeout", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("timeout", forKey: .type)
-    }
-}
-
-/// The `BetaFunctionShellCallOutputStatusEnum` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputStatusEnum`.
-public struct BetaFunctionShellCallOutputStatusEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A tool call that executes one or more shell commands in a managed environment.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall`.
-public struct BetaFunctionShellCall: Codable, Hashable, Sendable {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the shell tool call. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The shell commands and limits that describe how to run the tool call.
-    public var action: BetaFunctionShellAction
-    /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
-    public var status: BetaFunctionShellCallStatus
-    /// The `environment` member.
-    public var environment: BetaFunctionShellCall.Environment?
-    /// The ID of the entity that created this tool call.
-    public var createdBy: Swift.String?
-
-    /// Creates a new `BetaFunctionShellCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the shell tool call. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - status: The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
-    ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - environment: The `environment` member.
-    ///   - createdBy: The ID of the entity that created this tool call.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        action: BetaFunctionShellAction,
-        status: BetaFunctionShellCallStatus,
-        agent: BetaAgentTag? = nil,
-        caller: BetaToolCallCaller? = nil,
-        environment: BetaFunctionShellCall.Environment? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.action = action
-        self.status = status
-        self.environment = environment
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case action
-        case status
-        case environment
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `BetaFunctionShellCall` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("shell_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.caller = try container.decodeIfPresent(BetaToolCallCaller.self, forKey: .caller)
-        self.action = try container.decode(BetaFunctionShellAction.self, forKey: .action)
-        self.status = try container.decode(BetaFunctionShellCallStatus.self, forKey: .status)
-        self.environment = try container.decodeIfPresent(BetaFunctionShellCall.Environment.self, forKey: .environment)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.environment, forKey: .environment)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// The `0` schema.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall/properties/environment/anyOf/0`.
-    public enum Environment: Codable, Hashable, Sendable {
-        /// Represents the use of a local environment to perform shell actions. (type: `local`)
-        case local(BetaLocalEnvironmentResource)
-        /// Represents a container created with /v1/containers. (type: `container_reference`)
-        case containerReference(BetaContainerReferenceResource)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "local":
-                self = .local(try BetaLocalEnvironmentResource(from: decoder))
-            case "container_reference":
-                self = .containerReference(try BetaContainerReferenceResource(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .local(let value): try value.encode(to: encoder)
-            case .containerReference(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Represents a container created with /v1/containers.
-///
-/// - Remark: Generated from `#/components/schemas/BetaContainerReferenceResource`.
-public struct BetaContainerReferenceResource: Codable, Hashable, Sendable {
-    /// The `container_id` member.
-    public var containerID: Swift.String
-
-    /// Creates a new `BetaContainerReferenceResource`.
-    ///
-    /// - Parameters:
-    ///   - containerID: The `container_id` member.
-    public init(containerID: Swift.String) {
-        self.containerID = containerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case containerID = "container_id"
-        case type
-    }
-
-    /// Decodes `BetaContainerReferenceResource` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("container_reference", forKey: .type)
-        self.containerID = try container.decode(Swift.String.self, forKey: .containerID)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_reference", forKey: .type)
-        try container.encode(self.containerID, forKey: .containerID)
-    }
-}
-
-/// Represents the use of a local environment to perform shell actions.
-///
-/// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentResource`.
-public struct BetaLocalEnvironmentResource: Codable, Hashable, Sendable {
-    /// Creates a new `BetaLocalEnvironmentResource`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaLocalEnvironmentResource` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("local", forKey: .type)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("local", forKey: .type)
-    }
-}
-
-/// The `BetaFunctionShellCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
-public struct BetaFunctionShellCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// Execute a shell command.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionShellAction`.
-public struct BetaFunctionShellAction: Codable, Hashable, Sendable {
-    /// The `commands` member.
-    public var commands: [Swift.String]
-    /// The `timeout_ms` member.
-    public var timeoutMs: Swift.Int?
-    /// The `max_output_length` member.
-    public var maxOutputLength: Swift.Int?
-
-    /// Creates a new `BetaFunctionShellAction`.
-    ///
-    /// - Parameters:
-    ///   - commands: The `commands` member.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    public init(
-        commands: [Swift.String],
-        timeoutMs: Swift.Int? = nil,
-        maxOutputLength: Swift.Int? = nil
-    ) {
-        self.commands = commands
-        self.timeoutMs = timeoutMs
-        self.maxOutputLength = maxOutputLength
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case commands
-        case timeoutMs = "timeout_ms"
-        case maxOutputLength = "max_output_length"
-    }
-
-    /// Decodes `BetaFunctionShellAction` from its JSON object; members it does not declare are ignored.
-    ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.commands = try container.decodeIfPresent([Swift.String].self, forKey: .commands) ?? []
-        self.timeoutMs = try container.decodeIfPresent(Swift.Int.self, forKey: .timeoutMs)
-        self.maxOutputLength = try container.decodeIfPresent(Swift.Int.self, forKey: .maxOutputLength)
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.commands, forKey: .commands)
-        try container.encode(self.timeoutMs, forKey: .timeoutMs)
-        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
-    }
 }

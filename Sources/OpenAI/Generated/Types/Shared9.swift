@@ -3,10 +3,1745 @@
 
 import Foundation
 
+/// The `BetaModelIdsResponses` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaModelIdsResponses`.
+public struct BetaModelIDsResponses: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+
+    /// `o1-pro`
+    public static var o1Pro: Self { Self(rawValue: "o1-pro") }
+
+    /// `o1-pro-2025-03-19`
+    public static var o1Pro2025_03_19: Self { Self(rawValue: "o1-pro-2025-03-19") }
+
+    /// `o3-pro`
+    public static var o3Pro: Self { Self(rawValue: "o3-pro") }
+
+    /// `o3-pro-2025-06-10`
+    public static var o3Pro2025_06_10: Self { Self(rawValue: "o3-pro-2025-06-10") }
+
+    /// `o3-deep-research`
+    public static var o3DeepResearch: Self { Self(rawValue: "o3-deep-research") }
+
+    /// `o3-deep-research-2025-06-26`
+    public static var o3DeepResearch2025_06_26: Self { Self(rawValue: "o3-deep-research-2025-06-26") }
+
+    /// `o4-mini-deep-research`
+    public static var o4MiniDeepResearch: Self { Self(rawValue: "o4-mini-deep-research") }
+
+    /// `o4-mini-deep-research-2025-06-26`
+    public static var o4MiniDeepResearch2025_06_26: Self { Self(rawValue: "o4-mini-deep-research-2025-06-26") }
+
+    /// `computer-use-preview`
+    public static var computerUsePreview: Self { Self(rawValue: "computer-use-preview") }
+
+    /// `computer-use-preview-2025-03-11`
+    public static var computerUsePreview2025_03_11: Self { Self(rawValue: "computer-use-preview-2025-03-11") }
+
+    /// `gpt-5.5-pro`
+    public static var gpt5_5Pro: Self { Self(rawValue: "gpt-5.5-pro") }
+
+    /// `gpt-5.5-pro-2026-04-23`
+    public static var gpt5_5Pro2026_04_23: Self { Self(rawValue: "gpt-5.5-pro-2026-04-23") }
+
+    /// `gpt-5-codex`
+    public static var gpt5Codex: Self { Self(rawValue: "gpt-5-codex") }
+
+    /// `gpt-5-pro`
+    public static var gpt5Pro: Self { Self(rawValue: "gpt-5-pro") }
+
+    /// `gpt-5-pro-2025-10-06`
+    public static var gpt5Pro2025_10_06: Self { Self(rawValue: "gpt-5-pro-2025-10-06") }
+
+    /// `gpt-5.1-codex-max`
+    public static var gpt5_1CodexMax: Self { Self(rawValue: "gpt-5.1-codex-max") }
+
+    /// `gpt-daybreak-blue-latest`
+    public static var gptDaybreakBlueLatest: Self { Self(rawValue: "gpt-daybreak-blue-latest") }
+
+    /// `gpt-daybreak-red-latest`
+    public static var gptDaybreakRedLatest: Self { Self(rawValue: "gpt-daybreak-red-latest") }
+
+    /// `gpt-5.6-cyber`
+    public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
+}
+
+/// The `BetaModelIdsShared` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaModelIdsShared`.
+public struct BetaModelIDsShared: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+}
+
+/// The `BetaFunctionCallOutputStatusEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputStatusEnum`.
+public struct BetaFunctionCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// The `BetaFunctionCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallStatus`.
+public struct BetaFunctionCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A response to an MCP approval request.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponseResource`.
+public struct BetaMCPApprovalResponseResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the approval response
+    public var id: Swift.String
+    /// The ID of the approval request being answered.
+    public var approvalRequestID: Swift.String
+    /// Whether the request was approved.
+    public var approve: Swift.Bool
+    /// The `reason` member.
+    public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMCPApprovalResponseResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the approval response
+    ///   - approvalRequestID: The ID of the approval request being answered.
+    ///   - approve: Whether the request was approved.
+    ///   - agent: The agent that produced this item.
+    ///   - reason: The `reason` member.
+    public init(
+        id: Swift.String,
+        approvalRequestID: Swift.String,
+        approve: Swift.Bool,
+        agent: BetaAgentTag? = nil,
+        reason: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.approvalRequestID = approvalRequestID
+        self.approve = approve
+        self.reason = reason
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case approvalRequestID = "approval_request_id"
+        case approve
+        case reason
+        case type
+    }
+
+    /// Decodes `BetaMCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_response", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.approvalRequestID = try reader.required(Swift.String.self, .approvalRequestID)
+        self.approve = try reader.required(Swift.Bool.self, .approve)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_approval_response", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
+        try container.encode(self.approve, forKey: .approve)
+        try container.encodeIfPresent(self.reason, forKey: .reason)
+    }
+}
+
+/// The output emitted by an apply patch tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutput`.
+public struct BetaApplyPatchToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The status of the apply patch tool call output. One of `completed` or `failed`.
+    public var status: BetaApplyPatchCallOutputStatus
+    /// The `output` member.
+    public var output: Swift.String?
+    /// The ID of the entity that created this tool call output.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchToolCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - output: The `output` member.
+    ///   - createdBy: The ID of the entity that created this tool call output.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: BetaApplyPatchCallOutputStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        output: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.status = try reader.required(BetaApplyPatchCallOutputStatus.self, .status)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.output, forKey: .output)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// The `BetaApplyPatchCallOutputStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatus`.
+public struct BetaApplyPatchCallOutputStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// A tool call that applies file diffs by creating, deleting, or updating files.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall`.
+public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
+    public var status: BetaApplyPatchCallStatus
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    public var operation: BetaApplyPatchToolCall.Operation
+    /// The ID of the entity that created this tool call.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - createdBy: The ID of the entity that created this tool call.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: BetaApplyPatchCallStatus,
+        operation: BetaApplyPatchToolCall.Operation,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.operation = operation
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case operation
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.status = try reader.required(BetaApplyPatchCallStatus.self, .status)
+        self.operation = try reader.required(BetaApplyPatchToolCall.Operation.self, .operation)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.operation, forKey: .operation)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
+    public enum Operation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
+        case createFile(BetaApplyPatchCreateFileOperation)
+        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
+        case deleteFile(BetaApplyPatchDeleteFileOperation)
+        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
+        case updateFile(BetaApplyPatchUpdateFileOperation)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "create_file":
+                self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
+            case "delete_file":
+                self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
+            case "update_file":
+                self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .createFile(let value): try value.encode(to: encoder)
+            case .deleteFile(let value): try value.encode(to: encoder)
+            case .updateFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Instruction describing how to update a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperation`.
+public struct BetaApplyPatchUpdateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to update.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchUpdateFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to update.
+    ///   - diff: Diff to apply.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("update_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("update_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// Instruction describing how to delete a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchDeleteFileOperation`.
+public struct BetaApplyPatchDeleteFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to delete.
+    public var path: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchDeleteFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to delete.
+    public init(path: Swift.String) {
+        self.path = path
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("delete_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("delete_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// Instruction describing how to create a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCreateFileOperation`.
+public struct BetaApplyPatchCreateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to create.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchCreateFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to create.
+    ///   - diff: Diff to apply.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("create_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("create_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// The `BetaApplyPatchCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatus`.
+public struct BetaApplyPatchCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+}
+
+/// The output of a shell tool call that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutput`.
+public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the shell call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    public var status: BetaFunctionShellCallOutputStatusEnum
+    /// An array of shell call output contents
+    public var output: [BetaFunctionShellCallOutputContent]
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - output: An array of shell call output contents
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: BetaFunctionShellCallOutputStatusEnum,
+        output: [BetaFunctionShellCallOutputContent],
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        maxOutputLength: Swift.Int? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+        self.maxOutputLength = maxOutputLength
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case maxOutputLength = "max_output_length"
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `BetaFunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.status = try reader.required(BetaFunctionShellCallOutputStatusEnum.self, .status)
+        self.output = try reader.required([BetaFunctionShellCallOutputContent].self, .output)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.output, forKey: .output)
+        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// The content of a shell tool call output that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent`.
+public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The standard output that was captured.
+    public var stdout: Swift.String
+    /// The standard error output that was captured.
+    public var stderr: Swift.String
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    public var outcome: BetaFunctionShellCallOutputContent.Outcome
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellCallOutputContent`.
+    ///
+    /// - Parameters:
+    ///   - stdout: The standard output that was captured.
+    ///   - stderr: The standard error output that was captured.
+    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        stdout: Swift.String,
+        stderr: Swift.String,
+        outcome: BetaFunctionShellCallOutputContent.Outcome,
+        createdBy: Swift.String? = nil
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outcome = outcome
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case stdout
+        case stderr
+        case outcome
+        case createdBy = "created_by"
+    }
+
+    /// Decodes `BetaFunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.stdout = try reader.required(Swift.String.self, .stdout)
+        self.stderr = try reader.required(Swift.String.self, .stderr)
+        self.outcome = try reader.required(BetaFunctionShellCallOutputContent.Outcome.self, .outcome)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.stdout, forKey: .stdout)
+        try container.encode(self.stderr, forKey: .stderr)
+        try container.encode(self.outcome, forKey: .outcome)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent/properties/outcome`.
+    public enum Outcome: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+        case timeout(BetaFunctionShellCallOutputTimeoutOutcome)
+        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+        case exit(BetaFunctionShellCallOutputExitOutcome)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "timeout":
+                self = .timeout(try BetaFunctionShellCallOutputTimeoutOutcome(from: decoder))
+            case "exit":
+                self = .exit(try BetaFunctionShellCallOutputExitOutcome(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .timeout(let value): try value.encode(to: encoder)
+            case .exit(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputExitOutcome`.
+public struct BetaFunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Exit code from the shell process.
+    public var exitCode: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellCallOutputExitOutcome`.
+    ///
+    /// - Parameters:
+    ///   - exitCode: Exit code from the shell process.
+    public init(exitCode: Swift.Int) {
+        self.exitCode = exitCode
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case exitCode = "exit_code"
+        case type
+    }
+
+    /// Decodes `BetaFunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("exit", .type, required: true)
+        self.exitCode = try reader.required(Swift.Int.self, .exitCode)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("exit", forKey: .type)
+        try container.encode(self.exitCode, forKey: .exitCode)
+    }
+}
+
+/// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputTimeoutOutcome`.
+public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellCallOutputTimeoutOutcome`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaFunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("timeout", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("timeout", forKey: .type)
+    }
+}
+
+/// The `BetaFunctionShellCallOutputStatusEnum` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputStatusEnum`.
+public struct BetaFunctionShellCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A tool call that executes one or more shell commands in a managed environment.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall`.
+public struct BetaFunctionShellCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the shell tool call. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    /// The `caller` member.
+    public var caller: BetaToolCallCaller?
+    /// The shell commands and limits that describe how to run the tool call.
+    public var action: BetaFunctionShellAction
+    /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
+    public var status: BetaFunctionShellCallStatus
+    /// The `environment` member.
+    public var environment: BetaFunctionShellCall.Environment?
+    /// The ID of the entity that created this tool call.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the shell tool call. Populated when this item is returned via API.
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - action: The shell commands and limits that describe how to run the tool call.
+    ///   - status: The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - agent: The agent that produced this item.
+    ///   - caller: The `caller` member.
+    ///   - environment: The `environment` member.
+    ///   - createdBy: The ID of the entity that created this tool call.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        action: BetaFunctionShellAction,
+        status: BetaFunctionShellCallStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        environment: BetaFunctionShellCall.Environment? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.action = action
+        self.status = status
+        self.environment = environment
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case action
+        case status
+        case environment
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `BetaFunctionShellCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.action = try reader.required(BetaFunctionShellAction.self, .action)
+        self.status = try reader.required(BetaFunctionShellCallStatus.self, .status)
+        self.environment = try reader.optional(BetaFunctionShellCall.Environment.self, .environment)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.action, forKey: .action)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.environment, forKey: .environment)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// The `0` schema.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall/properties/environment/anyOf/0`.
+    public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Represents the use of a local environment to perform shell actions. (type: `local`)
+        case local(BetaLocalEnvironmentResource)
+        /// Represents a container created with /v1/containers. (type: `container_reference`)
+        case containerReference(BetaContainerReferenceResource)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "local":
+                self = .local(try BetaLocalEnvironmentResource(from: decoder))
+            case "container_reference":
+                self = .containerReference(try BetaContainerReferenceResource(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .local(let value): try value.encode(to: encoder)
+            case .containerReference(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Represents a container created with /v1/containers.
+///
+/// - Remark: Generated from `#/components/schemas/BetaContainerReferenceResource`.
+public struct BetaContainerReferenceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `container_id` member.
+    public var containerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaContainerReferenceResource`.
+    ///
+    /// - Parameters:
+    ///   - containerID: The `container_id` member.
+    public init(containerID: Swift.String) {
+        self.containerID = containerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case containerID = "container_id"
+        case type
+    }
+
+    /// Decodes `BetaContainerReferenceResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_reference", .type, required: true)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_reference", forKey: .type)
+        try container.encode(self.containerID, forKey: .containerID)
+    }
+}
+
+/// Represents the use of a local environment to perform shell actions.
+///
+/// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentResource`.
+public struct BetaLocalEnvironmentResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaLocalEnvironmentResource`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaLocalEnvironmentResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("local", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("local", forKey: .type)
+    }
+}
+
+/// The `BetaFunctionShellCallStatus` schema.
+///
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
+public struct BetaFunctionShellCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// Execute a shell command.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionShellAction`.
+public struct BetaFunctionShellAction: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The `commands` member.
+    public var commands: [Swift.String]
+    /// The `timeout_ms` member.
+    public var timeoutMs: Swift.Int?
+    /// The `max_output_length` member.
+    public var maxOutputLength: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFunctionShellAction`.
+    ///
+    /// - Parameters:
+    ///   - commands: The `commands` member.
+    ///   - timeoutMs: The `timeout_ms` member.
+    ///   - maxOutputLength: The `max_output_length` member.
+    public init(
+        commands: [Swift.String],
+        timeoutMs: Swift.Int? = nil,
+        maxOutputLength: Swift.Int? = nil
+    ) {
+        self.commands = commands
+        self.timeoutMs = timeoutMs
+        self.maxOutputLength = maxOutputLength
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case commands
+        case timeoutMs = "timeout_ms"
+        case maxOutputLength = "max_output_length"
+    }
+
+    /// Decodes `BetaFunctionShellAction` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.commands = try reader.required([Swift.String].self, .commands)
+        self.timeoutMs = try reader.optional(Swift.Int.self, .timeoutMs)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.commands, forKey: .commands)
+        try container.encode(self.timeoutMs, forKey: .timeoutMs)
+        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
+    }
+}
+
 /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionBody`.
-public struct BetaCompactionBody: Codable, Hashable, Sendable {
+public struct BetaCompactionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the compaction item.
@@ -15,6 +1750,8 @@ public struct BetaCompactionBody: Codable, Hashable, Sendable {
     public var encryptedContent: Swift.String
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaCompactionBody`.
     ///
@@ -43,17 +1780,19 @@ public struct BetaCompactionBody: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaCompactionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaCompactionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("compaction", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("compaction", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -72,7 +1811,7 @@ public struct BetaCompactionBody: Codable, Hashable, Sendable {
 /// The `BetaProgramOutput` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutput`.
-public struct BetaProgramOutput: Codable, Hashable, Sendable {
+public struct BetaProgramOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the program output item.
@@ -83,6 +1822,8 @@ public struct BetaProgramOutput: Codable, Hashable, Sendable {
     public var result: Swift.String
     /// The terminal status of the program output item.
     public var status: BetaProgramOutputStatus
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaProgramOutput`.
     ///
@@ -115,18 +1856,20 @@ public struct BetaProgramOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaProgramOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgramOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.result = try container.decode(Swift.String.self, forKey: .result)
-        self.status = try container.decode(BetaProgramOutputStatus.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.result = try reader.required(Swift.String.self, .result)
+        self.status = try reader.required(BetaProgramOutputStatus.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -165,7 +1908,7 @@ public struct BetaProgramOutputStatus: OpenEnum {
 /// The `BetaProgram` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgram`.
-public struct BetaProgram: Codable, Hashable, Sendable {
+public struct BetaProgram: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the program item.
@@ -176,6 +1919,8 @@ public struct BetaProgram: Codable, Hashable, Sendable {
     public var code: Swift.String
     /// Opaque program replay fingerprint that must be round-tripped.
     public var fingerprint: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaProgram`.
     ///
@@ -208,18 +1953,20 @@ public struct BetaProgram: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaProgram` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaProgram` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("program", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.fingerprint = try container.decode(Swift.String.self, forKey: .fingerprint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.fingerprint = try reader.required(Swift.String.self, .fingerprint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -239,7 +1986,7 @@ public struct BetaProgram: Codable, Hashable, Sendable {
 /// The `BetaAdditionalTools` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAdditionalTools`.
-public struct BetaAdditionalTools: Codable, Hashable, Sendable {
+public struct BetaAdditionalTools: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the additional tools item.
@@ -248,6 +1995,8 @@ public struct BetaAdditionalTools: Codable, Hashable, Sendable {
     public var role: BetaMessageRole
     /// The additional tool definitions made available at this item.
     public var tools: [BetaTool]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaAdditionalTools`.
     ///
@@ -276,17 +2025,19 @@ public struct BetaAdditionalTools: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaAdditionalTools` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAdditionalTools` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("additional_tools", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.role = try container.decode(BetaMessageRole.self, forKey: .role)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("additional_tools", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.role = try reader.required(BetaMessageRole.self, .role)
+        self.tools = try reader.required([BetaTool].self, .tools)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -342,7 +2093,7 @@ public struct BetaMessageRole: OpenEnum {
 /// The `BetaToolSearchOutput` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutput`.
-public struct BetaToolSearchOutput: Codable, Hashable, Sendable {
+public struct BetaToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search output item.
@@ -357,6 +2108,8 @@ public struct BetaToolSearchOutput: Codable, Hashable, Sendable {
     public var status: BetaFunctionCallOutputStatusEnum
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolSearchOutput`.
     ///
@@ -397,20 +2150,22 @@ public struct BetaToolSearchOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolSearchOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decode(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.tools = try container.decodeIfPresent([BetaTool].self, forKey: .tools) ?? []
-        self.status = try container.decode(BetaFunctionCallOutputStatusEnum.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.required(BetaToolSearchExecutionType.self, .execution)
+        self.tools = try reader.required([BetaTool].self, .tools)
+        self.status = try reader.required(BetaFunctionCallOutputStatusEnum.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -432,7 +2187,7 @@ public struct BetaToolSearchOutput: Codable, Hashable, Sendable {
 /// The `BetaToolSearchCall` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCall`.
-public struct BetaToolSearchCall: Codable, Hashable, Sendable {
+public struct BetaToolSearchCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search call item.
@@ -447,6 +2202,8 @@ public struct BetaToolSearchCall: Codable, Hashable, Sendable {
     public var status: BetaFunctionCallStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaToolSearchCall`.
     ///
@@ -487,20 +2244,22 @@ public struct BetaToolSearchCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaToolSearchCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaToolSearchCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tool_search_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.execution = try container.decode(BetaToolSearchExecutionType.self, forKey: .execution)
-        self.arguments = try container.decode(JSONValue.self, forKey: .arguments)
-        self.status = try container.decode(BetaFunctionCallStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.execution = try reader.required(BetaToolSearchExecutionType.self, .execution)
+        self.arguments = try reader.required(JSONValue.self, .arguments)
+        self.status = try reader.required(BetaFunctionCallStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -522,7 +2281,7 @@ public struct BetaToolSearchCall: Codable, Hashable, Sendable {
 /// The `BetaMultiAgentCallOutput` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutput`.
-public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable {
+public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the multi-agent call output item.
@@ -533,6 +2292,8 @@ public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable {
     public var action: BetaMultiAgentAction
     /// Text output returned by the multi-agent action.
     public var output: [BetaOutputTextContent]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMultiAgentCallOutput`.
     ///
@@ -565,18 +2326,20 @@ public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMultiAgentCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction.self, forKey: .action)
-        self.output = try container.decodeIfPresent([BetaOutputTextContent].self, forKey: .output) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("multi_agent_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.required(BetaMultiAgentAction.self, .action)
+        self.output = try reader.required([BetaOutputTextContent].self, .output)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -627,7 +2390,7 @@ public struct BetaMultiAgentAction: OpenEnum {
 /// The `BetaMultiAgentCall` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCall`.
-public struct BetaMultiAgentCall: Codable, Hashable, Sendable {
+public struct BetaMultiAgentCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the multi-agent call item.
@@ -638,6 +2401,8 @@ public struct BetaMultiAgentCall: Codable, Hashable, Sendable {
     public var action: BetaMultiAgentAction
     /// The JSON string of arguments generated for the action.
     public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMultiAgentCall`.
     ///
@@ -670,18 +2435,20 @@ public struct BetaMultiAgentCall: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaMultiAgentCall` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaMultiAgentCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("multi_agent_call", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.action = try container.decode(BetaMultiAgentAction.self, forKey: .action)
-        self.arguments = try container.decode(Swift.String.self, forKey: .arguments)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("multi_agent_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.required(BetaMultiAgentAction.self, .action)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -701,7 +2468,7 @@ public struct BetaMultiAgentCall: Codable, Hashable, Sendable {
 /// The `BetaAgentMessage` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAgentMessage`.
-public struct BetaAgentMessage: Codable, Hashable, Sendable {
+public struct BetaAgentMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the agent message.
@@ -712,6 +2479,8 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
     public var recipient: Swift.String
     /// Encrypted content sent between agents.
     public var content: [BetaAgentMessage.ContentItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaAgentMessage`.
     ///
@@ -744,18 +2513,20 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaAgentMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaAgentMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("agent_message", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.author = try container.decode(Swift.String.self, forKey: .author)
-        self.recipient = try container.decode(Swift.String.self, forKey: .recipient)
-        self.content = try container.decodeIfPresent([BetaAgentMessage.ContentItem].self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("agent_message", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.author = try reader.required(Swift.String.self, .author)
+        self.recipient = try reader.required(Swift.String.self, .recipient)
+        self.content = try reader.required([BetaAgentMessage.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -776,7 +2547,7 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAgentMessage/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable {
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A text input to the model. (type: `input_text`)
         case inputText(BetaInputTextContent)
         /// A text output from the model. (type: `output_text`)
@@ -854,9 +2625,11 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable {
 /// Opaque encrypted content that Responses API decrypts inside trusted model execution.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaEncryptedContent`.
-public struct BetaEncryptedContent: Codable, Hashable, Sendable {
+public struct BetaEncryptedContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Opaque encrypted content.
     public var encryptedContent: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaEncryptedContent`.
     ///
@@ -871,14 +2644,16 @@ public struct BetaEncryptedContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaEncryptedContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaEncryptedContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("encrypted_content", forKey: .type)
-        self.encryptedContent = try container.decode(Swift.String.self, forKey: .encryptedContent)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("encrypted_content", .type, required: true)
+        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -894,7 +2669,7 @@ public struct BetaEncryptedContent: Codable, Hashable, Sendable {
 /// A screenshot of a computer.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotContent`.
-public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable {
+public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_url` member.
     public var imageURL: Swift.String?
     /// The `file_id` member.
@@ -903,6 +2678,8 @@ public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable {
     public var detail: BetaImageDetail
     /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointConfig?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerScreenshotContent`.
     ///
@@ -931,17 +2708,19 @@ public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerScreenshotContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerScreenshotContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_screenshot", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
-        self.detail = try container.decode(BetaImageDetail.self, forKey: .detail)
-        self.promptCacheBreakpoint = try container.decodeIfPresent(BetaPromptCacheBreakpointConfig.self, forKey: .promptCacheBreakpoint)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_screenshot", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.detail = try reader.required(BetaImageDetail.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -960,9 +2739,11 @@ public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable {
 /// A text content.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTextContent`.
-public struct BetaTextContent: Codable, Hashable, Sendable {
+public struct BetaTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `text` member.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTextContent`.
     ///
@@ -977,14 +2758,16 @@ public struct BetaTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1000,7 +2783,7 @@ public struct BetaTextContent: Codable, Hashable, Sendable {
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput`.
-public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
+public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the function tool call output. Populated when this item
@@ -1020,6 +2803,8 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
     /// The status of the item. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when items are returned via API.
     public var status: BetaFunctionToolCallOutput.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaFunctionToolCallOutput`.
     ///
@@ -1064,21 +2849,23 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaFunctionToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaFunctionToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decodeIfPresent(Swift.String.self, forKey: .callID)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.namespace = try container.decodeIfPresent(Swift.String.self, forKey: .namespace)
-        self.caller = try container.decodeIfPresent(BetaToolCallCallerParam.self, forKey: .caller)
-        self.output = try container.decode(BetaFunctionToolCallOutput.Output.self, forKey: .output)
-        self.status = try container.decodeIfPresent(BetaFunctionToolCallOutput.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.optional(Swift.String.self, .callID)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.caller = try reader.optional(BetaToolCallCallerParam.self, .caller)
+        self.output = try reader.required(BetaFunctionToolCallOutput.Output.self, .output)
+        self.status = try reader.optional(BetaFunctionToolCallOutput.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1103,7 +2890,7 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutput/properties/output`.
-    public enum Output: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A string of the output of the function call.
         case string(Swift.String)
         /// Text, image, or file output of the function call.
@@ -1118,11 +2905,11 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [BetaFunctionAndCustomToolCallOutput](from: decoder) {
+            if let value = decoder.attemptCase([BetaFunctionAndCustomToolCallOutput].self) {
                 self = .outputContentList(value)
                 return
             }
@@ -1168,7 +2955,7 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable {
 /// The `BetaComputerToolCallOutputResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutputResource`.
-public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable {
+public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the computer call tool output.
@@ -1185,6 +2972,8 @@ public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable {
     public var status: BetaComputerCallOutputStatus
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerToolCallOutputResource`.
     ///
@@ -1225,20 +3014,22 @@ public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerToolCallOutputResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerToolCallOutputResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.output = try container.decode(BetaComputerScreenshotImage.self, forKey: .output)
-        self.status = try container.decode(BetaComputerCallOutputStatus.self, forKey: .status)
-        self.createdBy = try container.decodeIfPresent(Swift.String.self, forKey: .createdBy)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.acknowledgedSafetyChecks = try reader.optional([BetaComputerCallSafetyCheckParam].self, .acknowledgedSafetyChecks)
+        self.output = try reader.required(BetaComputerScreenshotImage.self, .output)
+        self.status = try reader.required(BetaComputerCallOutputStatus.self, .status)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1282,7 +3073,7 @@ public struct BetaComputerCallOutputStatus: OpenEnum {
 /// The output of a computer tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutput`.
-public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable {
+public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The ID of the computer tool call output.
@@ -1297,6 +3088,8 @@ public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable {
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
     public var status: BetaComputerToolCallOutput.Status?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaComputerToolCallOutput`.
     ///
@@ -1333,19 +3126,21 @@ public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BetaComputerToolCallOutput` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaComputerToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("computer_call_output", forKey: .type)
-        self.agent = try container.decodeIfPresent(BetaAgentTag.self, forKey: .agent)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.callID = try container.decode(Swift.String.self, forKey: .callID)
-        self.acknowledgedSafetyChecks = try container.decodeIfPresent([BetaComputerCallSafetyCheckParam].self, forKey: .acknowledgedSafetyChecks)
-        self.output = try container.decode(BetaComputerScreenshotImage.self, forKey: .output)
-        self.status = try container.decodeIfPresent(BetaComputerToolCallOutput.Status.self, forKey: .status)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("computer_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.acknowledgedSafetyChecks = try reader.optional([BetaComputerCallSafetyCheckParam].self, .acknowledgedSafetyChecks)
+        self.output = try reader.required(BetaComputerScreenshotImage.self, .output)
+        self.status = try reader.optional(BetaComputerToolCallOutput.Status.self, .status)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1390,7 +3185,7 @@ public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable {
 /// a breakdown of output tokens, and the total tokens used.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseUsage`.
-public struct BetaResponseUsage: Codable, Hashable, Sendable {
+public struct BetaResponseUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of input tokens.
     public var inputTokens: Swift.Int
     /// A detailed breakdown of the input tokens.
@@ -1401,6 +3196,8 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
     public var outputTokensDetails: BetaResponseUsage.OutputTokensDetails
     /// The total number of tokens used.
     public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaResponseUsage`.
     ///
@@ -1432,17 +3229,19 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes `BetaResponseUsage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BetaResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.inputTokensDetails = try container.decode(BetaResponseUsage.InputTokensDetails.self, forKey: .inputTokensDetails)
-        self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-        self.outputTokensDetails = try container.decode(BetaResponseUsage.OutputTokensDetails.self, forKey: .outputTokensDetails)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.inputTokensDetails = try reader.required(BetaResponseUsage.InputTokensDetails.self, .inputTokensDetails)
+        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+        self.outputTokensDetails = try reader.required(BetaResponseUsage.OutputTokensDetails.self, .outputTokensDetails)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1460,12 +3259,14 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
     /// A detailed breakdown of the input tokens.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Hashable, Sendable {
+    public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of tokens that were retrieved from the cache.
         /// [More on prompt caching](/docs/guides/prompt-caching).
         public var cachedTokens: Swift.Int
         /// The number of input tokens that were written to the cache.
         public var cacheWriteTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `InputTokensDetails`.
         ///
@@ -1485,14 +3286,16 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
             case cacheWriteTokens = "cache_write_tokens"
         }
 
-        /// Decodes `InputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.cachedTokens = try container.decode(Swift.Int.self, forKey: .cachedTokens)
-            self.cacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .cacheWriteTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+            self.cacheWriteTokens = try reader.optional(Swift.Int.self, .cacheWriteTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1508,9 +3311,11 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
     /// A detailed breakdown of the output tokens.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/output_tokens_details`.
-    public struct OutputTokensDetails: Codable, Hashable, Sendable {
+    public struct OutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of reasoning tokens.
         public var reasoningTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `OutputTokensDetails`.
         ///
@@ -1524,13 +3329,15 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable {
             case reasoningTokens = "reasoning_tokens"
         }
 
-        /// Decodes `OutputTokensDetails` from its JSON object; members it does not declare are ignored.
+        /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.reasoningTokens = try container.decode(Swift.Int.self, forKey: .reasoningTokens)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reasoningTokens = try reader.required(Swift.Int.self, .reasoningTokens)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// The `SkillResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SkillResource`.
-public struct SkillResource: Codable, Hashable, Sendable {
+public struct SkillResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill.
     public var id: Swift.String
     /// Name of the skill.
@@ -19,6 +19,8 @@ public struct SkillResource: Codable, Hashable, Sendable {
     public var defaultVersion: Swift.String
     /// Latest version for the skill.
     public var latestVersion: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SkillResource`.
     ///
@@ -55,19 +57,21 @@ public struct SkillResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `SkillResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("skill", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.defaultVersion = try container.decode(Swift.String.self, forKey: .defaultVersion)
-        self.latestVersion = try container.decode(Swift.String.self, forKey: .latestVersion)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("skill", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.defaultVersion = try reader.required(Swift.String.self, .defaultVersion)
+        self.latestVersion = try reader.required(Swift.String.self, .latestVersion)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -88,7 +92,7 @@ public struct SkillResource: Codable, Hashable, Sendable {
 /// The `SkillListResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SkillListResource`.
-public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
+public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillResource]
     /// The `first_id` member.
@@ -97,6 +101,8 @@ public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SkillListResource`.
     ///
@@ -125,17 +131,19 @@ public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `SkillListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([SkillResource].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([SkillResource].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -161,9 +169,11 @@ public struct SkillListResource: Codable, Hashable, Sendable, CursorPage {
 /// Uploads a skill either as a directory (multipart `files[]`) or as a single zip file.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillBody`.
-public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateSkillBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The `files` member.
     public var files: CreateSkillBody.Files
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateSkillBody`.
     ///
@@ -177,13 +187,15 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         case files
     }
 
-    /// Decodes `CreateSkillBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSkillBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.files = try container.decode(CreateSkillBody.Files.self, forKey: .files)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.files = try reader.required(CreateSkillBody.Files.self, .files)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -203,7 +215,7 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
-    public enum Files: Codable, Hashable, Sendable {
+    public enum Files: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Skill files to upload (directory upload) or a single zip file.
         case files([FileUpload])
         /// Skill zip file to upload.
@@ -215,11 +227,11 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? [FileUpload](from: decoder) {
+            if let value = decoder.attemptCase([FileUpload].self) {
                 self = .files(value)
                 return
             }
-            if let value = try? FileUpload(from: decoder) {
+            if let value = decoder.attemptCase(FileUpload.self) {
                 self = .file(value)
                 return
             }
@@ -242,9 +254,11 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, MultipartFormEncodab
 /// Updates the default version pointer for a skill.
 ///
 /// - Remark: Generated from `#/components/schemas/SetDefaultSkillVersionBody`.
-public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable {
+public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The skill version number to set as default.
     public var defaultVersion: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SetDefaultSkillVersionBody`.
     ///
@@ -258,13 +272,15 @@ public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable {
         case defaultVersion = "default_version"
     }
 
-    /// Decodes `SetDefaultSkillVersionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SetDefaultSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.defaultVersion = try container.decode(Swift.String.self, forKey: .defaultVersion)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.defaultVersion = try reader.required(Swift.String.self, .defaultVersion)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -279,11 +295,13 @@ public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable {
 /// The `DeletedSkillResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedSkillResource`.
-public struct DeletedSkillResource: Codable, Hashable, Sendable {
+public struct DeletedSkillResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `deleted` member.
     public var deleted: Swift.Bool
     /// The `id` member.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedSkillResource`.
     ///
@@ -304,15 +322,17 @@ public struct DeletedSkillResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeletedSkillResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedSkillResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("skill.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("skill.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -329,7 +349,7 @@ public struct DeletedSkillResource: Codable, Hashable, Sendable {
 /// The `SkillVersionResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SkillVersionResource`.
-public struct SkillVersionResource: Codable, Hashable, Sendable {
+public struct SkillVersionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill version.
     public var id: Swift.String
     /// Identifier of the skill for this version.
@@ -342,6 +362,8 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
     public var name: Swift.String
     /// Description of the skill version.
     public var description: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SkillVersionResource`.
     ///
@@ -378,19 +400,21 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `SkillVersionResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("skill.version", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.skillID = try container.decode(Swift.String.self, forKey: .skillID)
-        self.version = try container.decode(Swift.String.self, forKey: .version)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.description = try container.decode(Swift.String.self, forKey: .description)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("skill.version", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.skillID = try reader.required(Swift.String.self, .skillID)
+        self.version = try reader.required(Swift.String.self, .version)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.required(Swift.String.self, .description)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -411,7 +435,7 @@ public struct SkillVersionResource: Codable, Hashable, Sendable {
 /// The `SkillVersionListResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SkillVersionListResource`.
-public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage {
+public struct SkillVersionListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillVersionResource]
     /// The `first_id` member.
@@ -420,6 +444,8 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage 
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SkillVersionListResource`.
     ///
@@ -448,17 +474,19 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage 
         case object
     }
 
-    /// Decodes `SkillVersionListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SkillVersionListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([SkillVersionResource].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([SkillVersionResource].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -484,11 +512,13 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, CursorPage 
 /// Uploads a new immutable version of a skill.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody`.
-public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateSkillVersionBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The `files` member.
     public var files: CreateSkillVersionBody.Files
     /// Whether to set this version as the default.
     public var `default`: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateSkillVersionBody`.
     ///
@@ -508,14 +538,16 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         case `default`
     }
 
-    /// Decodes `CreateSkillVersionBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSkillVersionBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.files = try container.decode(CreateSkillVersionBody.Files.self, forKey: .files)
-        self.`default` = try container.decodeIfPresent(Swift.Bool.self, forKey: .`default`)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.files = try reader.required(CreateSkillVersionBody.Files.self, .files)
+        self.`default` = try reader.optional(Swift.Bool.self, .`default`)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -537,7 +569,7 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
-    public enum Files: Codable, Hashable, Sendable {
+    public enum Files: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Skill files to upload (directory upload) or a single zip file.
         case files([FileUpload])
         /// Skill zip file to upload.
@@ -549,11 +581,11 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? [FileUpload](from: decoder) {
+            if let value = decoder.attemptCase([FileUpload].self) {
                 self = .files(value)
                 return
             }
-            if let value = try? FileUpload(from: decoder) {
+            if let value = decoder.attemptCase(FileUpload.self) {
                 self = .file(value)
                 return
             }
@@ -576,13 +608,15 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, MultipartForm
 /// The `DeletedSkillVersionResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedSkillVersionResource`.
-public struct DeletedSkillVersionResource: Codable, Hashable, Sendable {
+public struct DeletedSkillVersionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `deleted` member.
     public var deleted: Swift.Bool
     /// The `id` member.
     public var id: Swift.String
     /// The deleted skill version.
     public var version: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedSkillVersionResource`.
     ///
@@ -607,16 +641,18 @@ public struct DeletedSkillVersionResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeletedSkillVersionResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedSkillVersionResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("skill.version.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.version = try container.decode(Swift.String.self, forKey: .version)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("skill.version.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.version = try reader.required(Swift.String.self, .version)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

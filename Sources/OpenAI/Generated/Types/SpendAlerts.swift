@@ -6,11 +6,13 @@ import Foundation
 /// Parameters for creating or updating a spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpendAlertBody`.
-public struct CreateSpendAlertBody: Codable, Hashable, Sendable {
+public struct CreateSpendAlertBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The alert threshold amount, in cents.
     public var thresholdAmount: Swift.Int
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateSpendAlertBody`.
     ///
@@ -32,16 +34,18 @@ public struct CreateSpendAlertBody: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes `CreateSpendAlertBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSpendAlertBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("USD", forKey: .currency)
-        try container.decodeConstant("month", forKey: .interval)
-        self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
-        self.notificationChannel = try container.decode(SpendAlertNotificationChannel.self, forKey: .notificationChannel)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("USD", .currency, required: true)
+        try reader.constant("month", .interval, required: true)
+        self.thresholdAmount = try reader.required(Swift.Int.self, .thresholdAmount)
+        self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, .notificationChannel)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -59,13 +63,15 @@ public struct CreateSpendAlertBody: Codable, Hashable, Sendable {
 /// Represents a spend alert configured at the organization level.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendAlert`.
-public struct OrganizationSpendAlert: Codable, Hashable, Sendable {
+public struct OrganizationSpendAlert: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The alert threshold amount, in cents.
     public var thresholdAmount: Swift.Int
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationSpendAlert`.
     ///
@@ -92,18 +98,20 @@ public struct OrganizationSpendAlert: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes `OrganizationSpendAlert` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.spend_alert", forKey: .object)
-        try container.decodeConstant("USD", forKey: .currency)
-        try container.decodeConstant("month", forKey: .interval)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
-        self.notificationChannel = try container.decode(SpendAlertNotificationChannel.self, forKey: .notificationChannel)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.spend_alert", .object, required: true)
+        try reader.constant("USD", .currency, required: true)
+        try reader.constant("month", .interval, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.thresholdAmount = try reader.required(Swift.Int.self, .thresholdAmount)
+        self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, .notificationChannel)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -123,11 +131,13 @@ public struct OrganizationSpendAlert: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting an organization spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendAlertDeletedResource`.
-public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable {
+public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The deleted spend alert ID.
     public var id: Swift.String
     /// Whether the spend alert was deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationSpendAlertDeletedResource`.
     ///
@@ -148,15 +158,17 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable
         case object
     }
 
-    /// Decodes `OrganizationSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.spend_alert.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.spend_alert.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -173,7 +185,7 @@ public struct OrganizationSpendAlertDeletedResource: Codable, Hashable, Sendable
 /// Paginated list of organization spend alerts.
 ///
 /// - Remark: Generated from `#/components/schemas/OrganizationSpendAlertListResource`.
-public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, CursorPage {
+public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// Spend alerts returned in the current page.
     public var data: [OrganizationSpendAlert]
     /// The ID of the first spend alert in this page.
@@ -182,6 +194,8 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, C
     public var lastID: Swift.String?
     /// Whether more spend alerts are available when paginating.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationSpendAlertListResource`.
     ///
@@ -210,17 +224,19 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, C
         case object
     }
 
-    /// Decodes `OrganizationSpendAlertListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OrganizationSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([OrganizationSpendAlert].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([OrganizationSpendAlert].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -246,13 +262,15 @@ public struct OrganizationSpendAlertListResource: Codable, Hashable, Sendable, C
 /// Represents a spend alert configured at the project level.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendAlert`.
-public struct ProjectSpendAlert: Codable, Hashable, Sendable {
+public struct ProjectSpendAlert: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The alert threshold amount, in cents.
     public var thresholdAmount: Swift.Int
     /// Email notification settings for a spend alert.
     public var notificationChannel: SpendAlertNotificationChannel
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectSpendAlert`.
     ///
@@ -279,18 +297,20 @@ public struct ProjectSpendAlert: Codable, Hashable, Sendable {
         case interval
     }
 
-    /// Decodes `ProjectSpendAlert` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendAlert` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.spend_alert", forKey: .object)
-        try container.decodeConstant("USD", forKey: .currency)
-        try container.decodeConstant("month", forKey: .interval)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.thresholdAmount = try container.decode(Swift.Int.self, forKey: .thresholdAmount)
-        self.notificationChannel = try container.decode(SpendAlertNotificationChannel.self, forKey: .notificationChannel)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.spend_alert", .object, required: true)
+        try reader.constant("USD", .currency, required: true)
+        try reader.constant("month", .interval, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.thresholdAmount = try reader.required(Swift.Int.self, .thresholdAmount)
+        self.notificationChannel = try reader.required(SpendAlertNotificationChannel.self, .notificationChannel)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -310,11 +330,13 @@ public struct ProjectSpendAlert: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting a project spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendAlertDeletedResource`.
-public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
+public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The deleted spend alert ID.
     public var id: Swift.String
     /// Whether the spend alert was deleted.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectSpendAlertDeletedResource`.
     ///
@@ -335,15 +357,17 @@ public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ProjectSpendAlertDeletedResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendAlertDeletedResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("project.spend_alert.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("project.spend_alert.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -360,7 +384,7 @@ public struct ProjectSpendAlertDeletedResource: Codable, Hashable, Sendable {
 /// Paginated list of project spend alerts.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectSpendAlertListResource`.
-public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, CursorPage {
+public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// Spend alerts returned in the current page.
     public var data: [ProjectSpendAlert]
     /// The ID of the first spend alert in this page.
@@ -369,6 +393,8 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, Cursor
     public var lastID: Swift.String?
     /// Whether more spend alerts are available when paginating.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectSpendAlertListResource`.
     ///
@@ -397,17 +423,19 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, Cursor
         case object
     }
 
-    /// Decodes `ProjectSpendAlertListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProjectSpendAlertListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([ProjectSpendAlert].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([ProjectSpendAlert].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -433,11 +461,13 @@ public struct ProjectSpendAlertListResource: Codable, Hashable, Sendable, Cursor
 /// Email notification settings for a spend alert.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendAlertNotificationChannel`.
-public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable {
+public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Email addresses that receive the spend alert notification.
     public var recipients: [Swift.String]
     /// Optional subject prefix for alert emails.
     public var subjectPrefix: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SpendAlertNotificationChannel`.
     ///
@@ -458,15 +488,17 @@ public struct SpendAlertNotificationChannel: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SpendAlertNotificationChannel` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SpendAlertNotificationChannel` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("email", forKey: .type)
-        self.recipients = try container.decodeIfPresent([Swift.String].self, forKey: .recipients) ?? []
-        self.subjectPrefix = try container.decodeIfPresent(Swift.String.self, forKey: .subjectPrefix)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("email", .type, required: true)
+        self.recipients = try reader.required([Swift.String].self, .recipients)
+        self.subjectPrefix = try reader.optional(Swift.String.self, .subjectPrefix)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `AddUploadPartRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AddUploadPartRequest`.
-public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct AddUploadPartRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The chunk of bytes for this Part.
     ///
     /// Raw bytes.
     public var data: FileUpload
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AddUploadPartRequest`.
     ///
@@ -24,13 +26,15 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEn
         case data
     }
 
-    /// Decodes `AddUploadPartRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AddUploadPartRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.data = try container.decode(FileUpload.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.data = try reader.required(FileUpload.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -49,11 +53,13 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, MultipartFormEn
 /// The `CompleteUploadRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CompleteUploadRequest`.
-public struct CompleteUploadRequest: Codable, Hashable, Sendable {
+public struct CompleteUploadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ordered list of Part IDs.
     public var partIDs: [Swift.String]
     /// The optional md5 checksum for the file contents to verify if the bytes uploaded matches what you expect.
     public var md5: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompleteUploadRequest`.
     ///
@@ -73,14 +79,16 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable {
         case md5
     }
 
-    /// Decodes `CompleteUploadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompleteUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.partIDs = try container.decodeIfPresent([Swift.String].self, forKey: .partIDs) ?? []
-        self.md5 = try container.decodeIfPresent(Swift.String.self, forKey: .md5)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.partIDs = try reader.required([Swift.String].self, .partIDs)
+        self.md5 = try reader.optional(Swift.String.self, .md5)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -96,7 +104,7 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable {
 /// The `CreateUploadRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateUploadRequest`.
-public struct CreateUploadRequest: Codable, Hashable, Sendable {
+public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the file to upload.
     public var filename: Swift.String
     /// The intended purpose of the uploaded file.
@@ -114,6 +122,8 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
     public var mimeType: Swift.String
     /// The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
     public var expiresAfter: FileExpirationAfter?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateUploadRequest`.
     ///
@@ -145,17 +155,19 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
         case expiresAfter = "expires_after"
     }
 
-    /// Decodes `CreateUploadRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateUploadRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-        self.purpose = try container.decode(CreateUploadRequest.Purpose.self, forKey: .purpose)
-        self.bytes = try container.decode(Swift.Int.self, forKey: .bytes)
-        self.mimeType = try container.decode(Swift.String.self, forKey: .mimeType)
-        self.expiresAfter = try container.decodeIfPresent(FileExpirationAfter.self, forKey: .expiresAfter)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.purpose = try reader.required(CreateUploadRequest.Purpose.self, .purpose)
+        self.bytes = try reader.required(Swift.Int.self, .bytes)
+        self.mimeType = try reader.required(Swift.String.self, .mimeType)
+        self.expiresAfter = try reader.optional(FileExpirationAfter.self, .expiresAfter)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -202,7 +214,7 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable {
 /// The Upload object can accept byte chunks in the form of Parts.
 ///
 /// - Remark: Generated from `#/components/schemas/Upload`.
-public struct Upload: Codable, Hashable, Sendable {
+public struct Upload: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Upload unique identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the Upload was created.
@@ -219,6 +231,8 @@ public struct Upload: Codable, Hashable, Sendable {
     public var expiresAt: Swift.Int
     /// The `file` member.
     public var file: OpenAIFile?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Upload`.
     ///
@@ -263,21 +277,23 @@ public struct Upload: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `Upload` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Upload` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("upload", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-        self.bytes = try container.decode(Swift.Int.self, forKey: .bytes)
-        self.purpose = try container.decode(Swift.String.self, forKey: .purpose)
-        self.status = try container.decode(Upload.Status.self, forKey: .status)
-        self.expiresAt = try container.decode(Swift.Int.self, forKey: .expiresAt)
-        self.file = try container.decodeIfPresent(OpenAIFile.self, forKey: .file)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("upload", .object, required: false)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.bytes = try reader.required(Swift.Int.self, .bytes)
+        self.purpose = try reader.required(Swift.String.self, .purpose)
+        self.status = try reader.required(Upload.Status.self, .status)
+        self.expiresAt = try reader.required(Swift.Int.self, .expiresAt)
+        self.file = try reader.optional(OpenAIFile.self, .file)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -325,13 +341,15 @@ public struct Upload: Codable, Hashable, Sendable {
 /// The upload Part represents a chunk of bytes we can add to an Upload object.
 ///
 /// - Remark: Generated from `#/components/schemas/UploadPart`.
-public struct UploadPart: Codable, Hashable, Sendable {
+public struct UploadPart: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The upload Part unique identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the Part was created.
     public var createdAt: Swift.Int
     /// The ID of the Upload object that this Part was added to.
     public var uploadID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UploadPart`.
     ///
@@ -356,16 +374,18 @@ public struct UploadPart: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UploadPart` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UploadPart` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("upload.part", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.uploadID = try container.decode(Swift.String.self, forKey: .uploadID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("upload.part", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.uploadID = try reader.required(Swift.String.self, .uploadID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

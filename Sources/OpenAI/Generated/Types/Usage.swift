@@ -6,7 +6,7 @@ import Foundation
 /// The aggregated costs details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/CostsResult`.
-public struct CostsResult: Codable, Hashable, Sendable {
+public struct CostsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The monetary value in its associated currency.
     public var amount: CostsResult.Amount?
     /// The `line_item` member.
@@ -19,6 +19,8 @@ public struct CostsResult: Codable, Hashable, Sendable {
     public var quantity: Swift.Double?
     /// The unit of the `quantity` value. If no single supported unit applies to the result, this field is `null`.
     public var quantityUnit: CostsResult.QuantityUnit?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CostsResult`.
     ///
@@ -55,19 +57,21 @@ public struct CostsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `CostsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CostsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.costs.result", forKey: .object)
-        self.amount = try container.decodeIfPresent(CostsResult.Amount.self, forKey: .amount)
-        self.lineItem = try container.decodeIfPresent(Swift.String.self, forKey: .lineItem)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.quantity = try container.decodeIfPresent(Swift.Double.self, forKey: .quantity)
-        self.quantityUnit = try container.decodeIfPresent(CostsResult.QuantityUnit.self, forKey: .quantityUnit)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.costs.result", .object, required: true)
+        self.amount = try reader.optional(CostsResult.Amount.self, .amount)
+        self.lineItem = try reader.optional(Swift.String.self, .lineItem)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.quantity = try reader.optional(Swift.Double.self, .quantity)
+        self.quantityUnit = try reader.optional(CostsResult.QuantityUnit.self, .quantityUnit)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -87,11 +91,13 @@ public struct CostsResult: Codable, Hashable, Sendable {
     /// The monetary value in its associated currency.
     ///
     /// - Remark: Generated from `#/components/schemas/CostsResult/properties/amount`.
-    public struct Amount: Codable, Hashable, Sendable {
+    public struct Amount: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The numeric value of the cost.
         public var value: Swift.Double?
         /// Lowercase ISO-4217 currency e.g. "usd"
         public var currency: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Amount`.
         ///
@@ -111,14 +117,16 @@ public struct CostsResult: Codable, Hashable, Sendable {
             case currency
         }
 
-        /// Decodes `Amount` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Amount` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.value = try container.decodeIfPresent(Swift.Double.self, forKey: .value)
-            self.currency = try container.decodeIfPresent(Swift.String.self, forKey: .currency)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.value = try reader.optional(Swift.Double.self, .value)
+            self.currency = try reader.optional(Swift.String.self, .currency)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -172,7 +180,7 @@ public struct CostsResult: Codable, Hashable, Sendable {
 /// The aggregated audio speeches usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageAudioSpeechesResult`.
-public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
+public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of characters processed.
     public var characters: Swift.Int
     /// The count of requests made to the model.
@@ -185,6 +193,8 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
     public var apiKeyID: Swift.String?
     /// The `model` member.
     public var model: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageAudioSpeechesResult`.
     ///
@@ -221,19 +231,21 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageAudioSpeechesResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageAudioSpeechesResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.audio_speeches.result", forKey: .object)
-        self.characters = try container.decode(Swift.Int.self, forKey: .characters)
-        self.numModelRequests = try container.decode(Swift.Int.self, forKey: .numModelRequests)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.audio_speeches.result", .object, required: true)
+        self.characters = try reader.required(Swift.Int.self, .characters)
+        self.numModelRequests = try reader.required(Swift.Int.self, .numModelRequests)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -254,7 +266,7 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable {
 /// The aggregated audio transcriptions usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageAudioTranscriptionsResult`.
-public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
+public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of seconds processed.
     public var seconds: Swift.Int
     /// The count of requests made to the model.
@@ -267,6 +279,8 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
     public var apiKeyID: Swift.String?
     /// The `model` member.
     public var model: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageAudioTranscriptionsResult`.
     ///
@@ -303,19 +317,21 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageAudioTranscriptionsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageAudioTranscriptionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.audio_transcriptions.result", forKey: .object)
-        self.seconds = try container.decode(Swift.Int.self, forKey: .seconds)
-        self.numModelRequests = try container.decode(Swift.Int.self, forKey: .numModelRequests)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.audio_transcriptions.result", .object, required: true)
+        self.seconds = try reader.required(Swift.Int.self, .seconds)
+        self.numModelRequests = try reader.required(Swift.Int.self, .numModelRequests)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -336,11 +352,13 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable {
 /// The aggregated code interpreter sessions usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageCodeInterpreterSessionsResult`.
-public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable {
+public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of code interpreter sessions.
     public var numSessions: Swift.Int
     /// The `project_id` member.
     public var projectID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageCodeInterpreterSessionsResult`.
     ///
@@ -361,15 +379,17 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageCodeInterpreterSessionsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageCodeInterpreterSessionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.code_interpreter_sessions.result", forKey: .object)
-        self.numSessions = try container.decode(Swift.Int.self, forKey: .numSessions)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.code_interpreter_sessions.result", .object, required: true)
+        self.numSessions = try reader.required(Swift.Int.self, .numSessions)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -386,7 +406,7 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable {
 /// The aggregated completions usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageCompletionsResult`.
-public struct UsageCompletionsResult: Codable, Hashable, Sendable {
+public struct UsageCompletionsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The aggregated number of input tokens used, including cached and cache-write tokens. This includes text, audio, and image tokens. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
     public var inputTokens: Swift.Int
     /// The aggregated number of cached input tokens used across text, audio, and image inputs. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
@@ -429,6 +449,8 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
     public var batch: Swift.Bool?
     /// The `service_tier` member.
     public var serviceTier: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageCompletionsResult`.
     ///
@@ -525,34 +547,36 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageCompletionsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageCompletionsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.completions.result", forKey: .object)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.inputCachedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputCachedTokens)
-        self.inputCacheWriteTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputCacheWriteTokens)
-        self.inputUncachedTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputUncachedTokens)
-        self.outputTokens = try container.decode(Swift.Int.self, forKey: .outputTokens)
-        self.inputTextTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputTextTokens)
-        self.outputTextTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .outputTextTokens)
-        self.inputCachedTextTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputCachedTextTokens)
-        self.inputAudioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputAudioTokens)
-        self.inputCachedAudioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputCachedAudioTokens)
-        self.outputAudioTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .outputAudioTokens)
-        self.inputImageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputImageTokens)
-        self.inputCachedImageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .inputCachedImageTokens)
-        self.outputImageTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .outputImageTokens)
-        self.numModelRequests = try container.decode(Swift.Int.self, forKey: .numModelRequests)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.batch = try container.decodeIfPresent(Swift.Bool.self, forKey: .batch)
-        self.serviceTier = try container.decodeIfPresent(Swift.String.self, forKey: .serviceTier)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.completions.result", .object, required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.inputCachedTokens = try reader.optional(Swift.Int.self, .inputCachedTokens)
+        self.inputCacheWriteTokens = try reader.optional(Swift.Int.self, .inputCacheWriteTokens)
+        self.inputUncachedTokens = try reader.optional(Swift.Int.self, .inputUncachedTokens)
+        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+        self.inputTextTokens = try reader.optional(Swift.Int.self, .inputTextTokens)
+        self.outputTextTokens = try reader.optional(Swift.Int.self, .outputTextTokens)
+        self.inputCachedTextTokens = try reader.optional(Swift.Int.self, .inputCachedTextTokens)
+        self.inputAudioTokens = try reader.optional(Swift.Int.self, .inputAudioTokens)
+        self.inputCachedAudioTokens = try reader.optional(Swift.Int.self, .inputCachedAudioTokens)
+        self.outputAudioTokens = try reader.optional(Swift.Int.self, .outputAudioTokens)
+        self.inputImageTokens = try reader.optional(Swift.Int.self, .inputImageTokens)
+        self.inputCachedImageTokens = try reader.optional(Swift.Int.self, .inputCachedImageTokens)
+        self.outputImageTokens = try reader.optional(Swift.Int.self, .outputImageTokens)
+        self.numModelRequests = try reader.required(Swift.Int.self, .numModelRequests)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.batch = try reader.optional(Swift.Bool.self, .batch)
+        self.serviceTier = try reader.optional(Swift.String.self, .serviceTier)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -588,7 +612,7 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable {
 /// The aggregated embeddings usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageEmbeddingsResult`.
-public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
+public struct UsageEmbeddingsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The aggregated number of input tokens used.
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
@@ -601,6 +625,8 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
     public var apiKeyID: Swift.String?
     /// The `model` member.
     public var model: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageEmbeddingsResult`.
     ///
@@ -637,19 +663,21 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageEmbeddingsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageEmbeddingsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.embeddings.result", forKey: .object)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.numModelRequests = try container.decode(Swift.Int.self, forKey: .numModelRequests)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.embeddings.result", .object, required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.numModelRequests = try reader.required(Swift.Int.self, .numModelRequests)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -670,7 +698,7 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable {
 /// The aggregated file search calls usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageFileSearchCallsResult`.
-public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
+public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The count of file search calls.
     public var numRequests: Swift.Int
     /// The `project_id` member.
@@ -681,6 +709,8 @@ public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
     public var apiKeyID: Swift.String?
     /// The `vector_store_id` member.
     public var vectorStoreID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageFileSearchCallsResult`.
     ///
@@ -713,18 +743,20 @@ public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageFileSearchCallsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageFileSearchCallsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.file_searches.result", forKey: .object)
-        self.numRequests = try container.decode(Swift.Int.self, forKey: .numRequests)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.vectorStoreID = try container.decodeIfPresent(Swift.String.self, forKey: .vectorStoreID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.file_searches.result", .object, required: true)
+        self.numRequests = try reader.required(Swift.Int.self, .numRequests)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.vectorStoreID = try reader.optional(Swift.String.self, .vectorStoreID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -744,7 +776,7 @@ public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable {
 /// The aggregated images usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageImagesResult`.
-public struct UsageImagesResult: Codable, Hashable, Sendable {
+public struct UsageImagesResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of images processed.
     public var images: Swift.Int
     /// The count of requests made to the model.
@@ -761,6 +793,8 @@ public struct UsageImagesResult: Codable, Hashable, Sendable {
     public var apiKeyID: Swift.String?
     /// The `model` member.
     public var model: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageImagesResult`.
     ///
@@ -805,21 +839,23 @@ public struct UsageImagesResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageImagesResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageImagesResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.images.result", forKey: .object)
-        self.images = try container.decode(Swift.Int.self, forKey: .images)
-        self.numModelRequests = try container.decode(Swift.Int.self, forKey: .numModelRequests)
-        self.source = try container.decodeIfPresent(Swift.String.self, forKey: .source)
-        self.size = try container.decodeIfPresent(Swift.String.self, forKey: .size)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.images.result", .object, required: true)
+        self.images = try reader.required(Swift.Int.self, .images)
+        self.numModelRequests = try reader.required(Swift.Int.self, .numModelRequests)
+        self.source = try reader.optional(Swift.String.self, .source)
+        self.size = try reader.optional(Swift.String.self, .size)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -842,7 +878,7 @@ public struct UsageImagesResult: Codable, Hashable, Sendable {
 /// The aggregated moderations usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageModerationsResult`.
-public struct UsageModerationsResult: Codable, Hashable, Sendable {
+public struct UsageModerationsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The aggregated number of input tokens used.
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
@@ -855,6 +891,8 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
     public var apiKeyID: Swift.String?
     /// The `model` member.
     public var model: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageModerationsResult`.
     ///
@@ -891,19 +929,21 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageModerationsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageModerationsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.moderations.result", forKey: .object)
-        self.inputTokens = try container.decode(Swift.Int.self, forKey: .inputTokens)
-        self.numModelRequests = try container.decode(Swift.Int.self, forKey: .numModelRequests)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.moderations.result", .object, required: true)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.numModelRequests = try reader.required(Swift.Int.self, .numModelRequests)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -924,13 +964,15 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable {
 /// The `UsageResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageResponse`.
-public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
+public struct UsageResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [UsageTimeBucket]
     /// The `has_more` member.
     public var hasMore: Swift.Bool
     /// The `next_page` member.
     public var nextPage: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageResponse`.
     ///
@@ -955,16 +997,18 @@ public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `UsageResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("page", forKey: .object)
-        self.data = try container.decodeIfPresent([UsageTimeBucket].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("page", .object, required: true)
+        self.data = try reader.required([UsageTimeBucket].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.nextPage = try reader.optional(Swift.String.self, .nextPage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -989,13 +1033,15 @@ public struct UsageResponse: Codable, Hashable, Sendable, CursorPage {
 /// The `UsageTimeBucket` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageTimeBucket`.
-public struct UsageTimeBucket: Codable, Hashable, Sendable {
+public struct UsageTimeBucket: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `start_time` member.
     public var startTime: Swift.Int
     /// The `end_time` member.
     public var endTime: Swift.Int
     /// The `results` member.
     public var results: [UsageTimeBucket.ResultValue]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageTimeBucket`.
     ///
@@ -1020,16 +1066,18 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageTimeBucket` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageTimeBucket` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("bucket", forKey: .object)
-        self.startTime = try container.decode(Swift.Int.self, forKey: .startTime)
-        self.endTime = try container.decode(Swift.Int.self, forKey: .endTime)
-        self.results = try container.decodeIfPresent([UsageTimeBucket.ResultValue].self, forKey: .results) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("bucket", .object, required: true)
+        self.startTime = try reader.required(Swift.Int.self, .startTime)
+        self.endTime = try reader.required(Swift.Int.self, .endTime)
+        self.results = try reader.required([UsageTimeBucket.ResultValue].self, .results)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1048,7 +1096,7 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
     /// Decoded by the `object` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UsageTimeBucket/properties/results/items`.
-    public enum ResultValue: Codable, Hashable, Sendable {
+    public enum ResultValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// The aggregated completions usage details of the specific time bucket. (object: `organization.usage.completions.result`)
         case organizationUsageCompletionsResult(UsageCompletionsResult)
         /// The aggregated embeddings usage details of the specific time bucket. (object: `organization.usage.embeddings.result`)
@@ -1131,11 +1179,13 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable {
 /// The aggregated vector stores usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageVectorStoresResult`.
-public struct UsageVectorStoresResult: Codable, Hashable, Sendable {
+public struct UsageVectorStoresResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The vector stores usage in bytes.
     public var usageBytes: Swift.Int
     /// The `project_id` member.
     public var projectID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageVectorStoresResult`.
     ///
@@ -1156,15 +1206,17 @@ public struct UsageVectorStoresResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageVectorStoresResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageVectorStoresResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.vector_stores.result", forKey: .object)
-        self.usageBytes = try container.decode(Swift.Int.self, forKey: .usageBytes)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.vector_stores.result", .object, required: true)
+        self.usageBytes = try reader.required(Swift.Int.self, .usageBytes)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1181,7 +1233,7 @@ public struct UsageVectorStoresResult: Codable, Hashable, Sendable {
 /// The aggregated web search calls usage details of the specific time bucket.
 ///
 /// - Remark: Generated from `#/components/schemas/UsageWebSearchCallsResult`.
-public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable {
+public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The count of model requests.
     public var numModelRequests: Swift.Int
     /// The count of web search calls.
@@ -1196,6 +1248,8 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable {
     public var model: Swift.String?
     /// The `context_level` member.
     public var contextLevel: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UsageWebSearchCallsResult`.
     ///
@@ -1236,20 +1290,22 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UsageWebSearchCallsResult` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UsageWebSearchCallsResult` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.usage.web_searches.result", forKey: .object)
-        self.numModelRequests = try container.decode(Swift.Int.self, forKey: .numModelRequests)
-        self.numRequests = try container.decode(Swift.Int.self, forKey: .numRequests)
-        self.projectID = try container.decodeIfPresent(Swift.String.self, forKey: .projectID)
-        self.userID = try container.decodeIfPresent(Swift.String.self, forKey: .userID)
-        self.apiKeyID = try container.decodeIfPresent(Swift.String.self, forKey: .apiKeyID)
-        self.model = try container.decodeIfPresent(Swift.String.self, forKey: .model)
-        self.contextLevel = try container.decodeIfPresent(Swift.String.self, forKey: .contextLevel)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.usage.web_searches.result", .object, required: true)
+        self.numModelRequests = try reader.required(Swift.Int.self, .numModelRequests)
+        self.numRequests = try reader.required(Swift.Int.self, .numRequests)
+        self.projectID = try reader.optional(Swift.String.self, .projectID)
+        self.userID = try reader.optional(Swift.String.self, .userID)
+        self.apiKeyID = try reader.optional(Swift.String.self, .apiKeyID)
+        self.model = try reader.optional(Swift.String.self, .model)
+        self.contextLevel = try reader.optional(Swift.String.self, .contextLevel)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `UserDeleteResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UserDeleteResponse`.
-public struct UserDeleteResponse: Codable, Hashable, Sendable {
+public struct UserDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserDeleteResponse`.
     ///
@@ -31,15 +33,17 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `UserDeleteResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserDeleteResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("organization.user.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("organization.user.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -56,7 +60,7 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable {
 /// The `UserListResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UserListResponse`.
-public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
+public struct UserListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [User]
     /// The `first_id` member.
@@ -65,6 +69,8 @@ public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserListResponse`.
     ///
@@ -93,17 +99,19 @@ public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `UserListResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserListResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([User].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([User].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -129,7 +137,7 @@ public struct UserListResponse: Codable, Hashable, Sendable, CursorPage {
 /// The `UserRoleUpdateRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UserRoleUpdateRequest`.
-public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
+public struct UserRoleUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// `owner` or `reader`
     public var role: Swift.String?
     /// Role ID to assign to the user.
@@ -138,6 +146,8 @@ public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
     public var technicalLevel: Swift.String?
     /// Developer persona metadata.
     public var developerPersona: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserRoleUpdateRequest`.
     ///
@@ -165,16 +175,18 @@ public struct UserRoleUpdateRequest: Codable, Hashable, Sendable {
         case developerPersona = "developer_persona"
     }
 
-    /// Decodes `UserRoleUpdateRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UserRoleUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.role = try container.decodeIfPresent(Swift.String.self, forKey: .role)
-        self.roleID = try container.decodeIfPresent(Swift.String.self, forKey: .roleID)
-        self.technicalLevel = try container.decodeIfPresent(Swift.String.self, forKey: .technicalLevel)
-        self.developerPersona = try container.decodeIfPresent(Swift.String.self, forKey: .developerPersona)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.role = try reader.optional(Swift.String.self, .role)
+        self.roleID = try reader.optional(Swift.String.self, .roleID)
+        self.technicalLevel = try reader.optional(Swift.String.self, .technicalLevel)
+        self.developerPersona = try reader.optional(Swift.String.self, .developerPersona)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,10 @@ import Foundation
 /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`.
 ///
 /// - Remark: Generated from `#/components/schemas/AutoChunkingStrategyRequestParam`.
-public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable {
+public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `AutoChunkingStrategyRequestParam`.
     public init() {
     }
@@ -15,13 +18,15 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AutoChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AutoChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("auto", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("auto", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -38,7 +43,7 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ChunkingStrategyRequestParam`.
-public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable {
+public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
     case auto(AutoChunkingStrategyRequestParam)
     /// Customize your own chunking strategy by setting chunk size and chunk overlap. (type: `static`)
@@ -75,7 +80,7 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable {
 /// The `CreateVectorStoreFileBatchRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
-public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
+public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
     public var fileIDs: [Swift.String]?
     /// A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. Use this when you need to override metadata for specific files. The global `attributes` or `chunking_strategy` will be ignored and must be specified for each file. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `file_ids`.
@@ -84,6 +89,8 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
     public var chunkingStrategy: ChunkingStrategyRequestParam?
     /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVectorStoreFileBatchRequest`.
     ///
@@ -111,16 +118,18 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
         case attributes
     }
 
-    /// Decodes `CreateVectorStoreFileBatchRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVectorStoreFileBatchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.files = try container.decodeIfPresent([CreateVectorStoreFileRequest].self, forKey: .files)
-        self.chunkingStrategy = try container.decodeIfPresent(ChunkingStrategyRequestParam.self, forKey: .chunkingStrategy)
-        self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+        self.files = try reader.optional([CreateVectorStoreFileRequest].self, .files)
+        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, .chunkingStrategy)
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -138,13 +147,15 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable {
 /// The `CreateVectorStoreFileRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileRequest`.
-public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
+public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A [File](/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
     public var fileID: Swift.String
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
     public var chunkingStrategy: ChunkingStrategyRequestParam?
     /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVectorStoreFileRequest`.
     ///
@@ -168,15 +179,17 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
         case attributes
     }
 
-    /// Decodes `CreateVectorStoreFileRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVectorStoreFileRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.chunkingStrategy = try container.decodeIfPresent(ChunkingStrategyRequestParam.self, forKey: .chunkingStrategy)
-        self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.chunkingStrategy = try reader.optional(ChunkingStrategyRequestParam.self, .chunkingStrategy)
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -193,7 +206,7 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable {
 /// The `CreateVectorStoreRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest`.
-public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
+public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
     public var fileIDs: [Swift.String]?
     /// The name of the vector store.
@@ -206,6 +219,8 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
     public var chunkingStrategy: CreateVectorStoreRequest.ChunkingStrategy?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVectorStoreRequest`.
     ///
@@ -241,18 +256,20 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `CreateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileIDs = try container.decodeIfPresent([Swift.String].self, forKey: .fileIDs)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.expiresAfter = try container.decodeIfPresent(VectorStoreExpirationAfter.self, forKey: .expiresAfter)
-        self.chunkingStrategy = try container.decodeIfPresent(CreateVectorStoreRequest.ChunkingStrategy.self, forKey: .chunkingStrategy)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileIDs = try reader.optional([Swift.String].self, .fileIDs)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, .expiresAfter)
+        self.chunkingStrategy = try reader.optional(CreateVectorStoreRequest.ChunkingStrategy.self, .chunkingStrategy)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -273,7 +290,7 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest/properties/chunking_strategy`.
-    public enum ChunkingStrategy: Codable, Hashable, Sendable {
+    public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
         case auto(AutoChunkingStrategyRequestParam)
         /// Customize your own chunking strategy by setting chunk size and chunk overlap. (type: `static`)
@@ -311,11 +328,13 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable {
 /// The `DeleteVectorStoreFileResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreFileResponse`.
-public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
+public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteVectorStoreFileResponse`.
     ///
@@ -336,15 +355,17 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteVectorStoreFileResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteVectorStoreFileResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("vector_store.file.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("vector_store.file.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -361,11 +382,13 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable {
 /// The `DeleteVectorStoreResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreResponse`.
-public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
+public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `deleted` member.
     public var deleted: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteVectorStoreResponse`.
     ///
@@ -386,15 +409,17 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeleteVectorStoreResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeleteVectorStoreResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("vector_store.deleted", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("vector_store.deleted", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -411,7 +436,7 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable {
 /// The `ListVectorStoreFilesResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListVectorStoreFilesResponse`.
-public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -422,6 +447,8 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorP
     public var lastID: Swift.String
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListVectorStoreFilesResponse`.
     ///
@@ -453,17 +480,19 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorP
         case hasMore = "has_more"
     }
 
-    /// Decodes `ListVectorStoreFilesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListVectorStoreFilesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([VectorStoreFileObject].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([VectorStoreFileObject].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -489,7 +518,7 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, CursorP
 /// The `ListVectorStoresResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ListVectorStoresResponse`.
-public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage {
+public struct ListVectorStoresResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `object` member.
     public var object: Swift.String
     /// The `data` member.
@@ -500,6 +529,8 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage 
     public var lastID: Swift.String
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListVectorStoresResponse`.
     ///
@@ -531,17 +562,19 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage 
         case hasMore = "has_more"
     }
 
-    /// Decodes `ListVectorStoresResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ListVectorStoresResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.object = try container.decode(Swift.String.self, forKey: .object)
-        self.data = try container.decodeIfPresent([VectorStoreObject].self, forKey: .data) ?? []
-        self.firstID = try container.decode(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decode(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.object = try reader.required(Swift.String.self, .object)
+        self.data = try reader.required([VectorStoreObject].self, .data)
+        self.firstID = try reader.required(Swift.String.self, .firstID)
+        self.lastID = try reader.required(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -567,7 +600,10 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, CursorPage 
 /// This is returned when the chunking strategy is unknown. Typically, this is because the file was indexed before the `chunking_strategy` concept was introduced in the API.
 ///
 /// - Remark: Generated from `#/components/schemas/OtherChunkingStrategyResponseParam`.
-public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable {
+public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
     /// Creates a new `OtherChunkingStrategyResponseParam`.
     public init() {
     }
@@ -576,13 +612,15 @@ public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `OtherChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OtherChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("other", forKey: .type)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("other", .type, required: true)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -597,13 +635,15 @@ public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable {
 /// The `StaticChunkingStrategy` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategy`.
-public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
+public struct StaticChunkingStrategy: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
     public var maxChunkSizeTokens: Swift.Int
     /// The number of tokens that overlap between chunks. The default value is `400`.
     ///
     /// Note that the overlap must not exceed half of `max_chunk_size_tokens`.
     public var chunkOverlapTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `StaticChunkingStrategy`.
     ///
@@ -623,14 +663,16 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
         case chunkOverlapTokens = "chunk_overlap_tokens"
     }
 
-    /// Decodes `StaticChunkingStrategy` from its JSON object; members it does not declare are ignored.
+    /// Decodes `StaticChunkingStrategy` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.maxChunkSizeTokens = try container.decode(Swift.Int.self, forKey: .maxChunkSizeTokens)
-        self.chunkOverlapTokens = try container.decode(Swift.Int.self, forKey: .chunkOverlapTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.maxChunkSizeTokens = try reader.required(Swift.Int.self, .maxChunkSizeTokens)
+        self.chunkOverlapTokens = try reader.required(Swift.Int.self, .chunkOverlapTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -646,9 +688,11 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable {
 /// Customize your own chunking strategy by setting chunk size and chunk overlap.
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyRequestParam`.
-public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable {
+public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `static` member.
     public var `static`: StaticChunkingStrategy
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `StaticChunkingStrategyRequestParam`.
     ///
@@ -663,14 +707,16 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `StaticChunkingStrategyRequestParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `StaticChunkingStrategyRequestParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("static", forKey: .type)
-        self.`static` = try container.decode(StaticChunkingStrategy.self, forKey: .`static`)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("static", .type, required: true)
+        self.`static` = try reader.required(StaticChunkingStrategy.self, .`static`)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -686,9 +732,11 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable {
 /// Static Chunking Strategy
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyResponseParam`.
-public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable {
+public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `static` member.
     public var `static`: StaticChunkingStrategy
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `StaticChunkingStrategyResponseParam`.
     ///
@@ -703,14 +751,16 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `StaticChunkingStrategyResponseParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `StaticChunkingStrategyResponseParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("static", forKey: .type)
-        self.`static` = try container.decode(StaticChunkingStrategy.self, forKey: .`static`)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("static", .type, required: true)
+        self.`static` = try reader.required(StaticChunkingStrategy.self, .`static`)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -726,9 +776,11 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable {
 /// The `UpdateVectorStoreFileAttributesRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreFileAttributesRequest`.
-public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendable {
+public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateVectorStoreFileAttributesRequest`.
     ///
@@ -742,13 +794,15 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendabl
         case attributes
     }
 
-    /// Decodes `UpdateVectorStoreFileAttributesRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateVectorStoreFileAttributesRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -763,13 +817,15 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendabl
 /// The `UpdateVectorStoreRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest`.
-public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
+public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the vector store.
     public var name: Swift.String?
     /// The `expires_after` member.
     public var expiresAfter: VectorStoreExpirationAfter?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateVectorStoreRequest`.
     ///
@@ -793,15 +849,17 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
         case metadata
     }
 
-    /// Decodes `UpdateVectorStoreRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `UpdateVectorStoreRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.expiresAfter = try container.decodeIfPresent(VectorStoreExpirationAfter.self, forKey: .expiresAfter)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, .expiresAfter)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -818,9 +876,11 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable {
 /// The expiration policy for a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreExpirationAfter`.
-public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable {
+public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of days after the anchor time that the vector store will expire.
     public var days: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreExpirationAfter`.
     ///
@@ -835,14 +895,16 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable {
         case anchor
     }
 
-    /// Decodes `VectorStoreExpirationAfter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreExpirationAfter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("last_active_at", forKey: .anchor)
-        self.days = try container.decode(Swift.Int.self, forKey: .days)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("last_active_at", .anchor, required: true)
+        self.days = try reader.required(Swift.Int.self, .days)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -858,7 +920,7 @@ public struct VectorStoreExpirationAfter: Codable, Hashable, Sendable {
 /// A batch of files attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject`.
-public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
+public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The object type, which is always `vector_store.file_batch`.
@@ -871,6 +933,8 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
     public var status: VectorStoreFileBatchObject.Status
     /// The `file_counts` member.
     public var fileCounts: VectorStoreFileBatchObject.FileCounts
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreFileBatchObject`.
     ///
@@ -906,18 +970,20 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
         case fileCounts = "file_counts"
     }
 
-    /// Decodes `VectorStoreFileBatchObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFileBatchObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.object = try container.decode(VectorStoreFileBatchObject.Object.self, forKey: .object)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.vectorStoreID = try container.decode(Swift.String.self, forKey: .vectorStoreID)
-        self.status = try container.decode(VectorStoreFileBatchObject.Status.self, forKey: .status)
-        self.fileCounts = try container.decode(VectorStoreFileBatchObject.FileCounts.self, forKey: .fileCounts)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.object = try reader.required(VectorStoreFileBatchObject.Object.self, .object)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.vectorStoreID = try reader.required(Swift.String.self, .vectorStoreID)
+        self.status = try reader.required(VectorStoreFileBatchObject.Status.self, .status)
+        self.fileCounts = try reader.required(VectorStoreFileBatchObject.FileCounts.self, .fileCounts)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -980,7 +1046,7 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
     /// The `file_counts` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/file_counts`.
-    public struct FileCounts: Codable, Hashable, Sendable {
+    public struct FileCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
         public var inProgress: Swift.Int
         /// The number of files that have been processed.
@@ -991,6 +1057,8 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
         public var cancelled: Swift.Int
         /// The total number of files.
         public var total: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FileCounts`.
         ///
@@ -1022,17 +1090,19 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
             case total
         }
 
-        /// Decodes `FileCounts` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.inProgress = try container.decode(Swift.Int.self, forKey: .inProgress)
-            self.completed = try container.decode(Swift.Int.self, forKey: .completed)
-            self.failed = try container.decode(Swift.Int.self, forKey: .failed)
-            self.cancelled = try container.decode(Swift.Int.self, forKey: .cancelled)
-            self.total = try container.decode(Swift.Int.self, forKey: .total)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.inProgress = try reader.required(Swift.Int.self, .inProgress)
+            self.completed = try reader.required(Swift.Int.self, .completed)
+            self.failed = try reader.required(Swift.Int.self, .failed)
+            self.cancelled = try reader.required(Swift.Int.self, .cancelled)
+            self.total = try reader.required(Swift.Int.self, .total)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1052,13 +1122,15 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable {
 /// Represents the parsed content of a vector store file.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse`.
-public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, CursorPage {
+public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// Parsed content of the file.
     public var data: [VectorStoreFileContentResponse.DataItem]
     /// Indicates if there are more content pages to fetch.
     public var hasMore: Swift.Bool
     /// The `next_page` member.
     public var nextPage: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreFileContentResponse`.
     ///
@@ -1083,16 +1155,18 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
         case object
     }
 
-    /// Decodes `VectorStoreFileContentResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFileContentResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("vector_store.file_content.page", forKey: .object)
-        self.data = try container.decodeIfPresent([VectorStoreFileContentResponse.DataItem].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("vector_store.file_content.page", .object, required: true)
+        self.data = try reader.required([VectorStoreFileContentResponse.DataItem].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.nextPage = try reader.optional(Swift.String.self, .nextPage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1116,11 +1190,13 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
     /// The `items` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
-    public struct DataItem: Codable, Hashable, Sendable {
+    public struct DataItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The content type (currently only `"text"`)
         public var type: Swift.String?
         /// The text content
         public var text: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataItem`.
         ///
@@ -1140,14 +1216,16 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
             case text
         }
 
-        /// Decodes `DataItem` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.type = try container.decodeIfPresent(Swift.String.self, forKey: .type)
-            self.text = try container.decodeIfPresent(Swift.String.self, forKey: .text)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.type = try reader.optional(Swift.String.self, .type)
+            self.text = try reader.optional(Swift.String.self, .text)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1164,7 +1242,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, Curso
 /// A list of files attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject`.
-public struct VectorStoreFileObject: Codable, Hashable, Sendable {
+public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The total vector store usage in bytes. Note that this may be different from the original file size.
@@ -1181,6 +1259,8 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
     public var chunkingStrategy: VectorStoreFileObject.ChunkingStrategy?
     /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreFileObject`.
     ///
@@ -1225,21 +1305,23 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `VectorStoreFileObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFileObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("vector_store.file", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.usageBytes = try container.decode(Swift.Int.self, forKey: .usageBytes)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.vectorStoreID = try container.decode(Swift.String.self, forKey: .vectorStoreID)
-        self.status = try container.decode(VectorStoreFileObject.Status.self, forKey: .status)
-        self.lastError = try container.decodeIfPresent(VectorStoreFileObject.LastError.self, forKey: .lastError)
-        self.chunkingStrategy = try container.decodeIfPresent(VectorStoreFileObject.ChunkingStrategy.self, forKey: .chunkingStrategy)
-        self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("vector_store.file", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.usageBytes = try reader.required(Swift.Int.self, .usageBytes)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.vectorStoreID = try reader.required(Swift.String.self, .vectorStoreID)
+        self.status = try reader.required(VectorStoreFileObject.Status.self, .status)
+        self.lastError = try reader.optional(VectorStoreFileObject.LastError.self, .lastError)
+        self.chunkingStrategy = try reader.optional(VectorStoreFileObject.ChunkingStrategy.self, .chunkingStrategy)
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1286,11 +1368,13 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
     /// The last error associated with this vector store file. Will be `null` if there are no errors.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/last_error/anyOf/0`.
-    public struct LastError: Codable, Hashable, Sendable {
+    public struct LastError: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// One of `server_error`, `unsupported_file`, or `invalid_file`.
         public var code: VectorStoreFileObject.LastError.Code
         /// A human-readable description of the error.
         public var message: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `LastError`.
         ///
@@ -1310,14 +1394,16 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes `LastError` from its JSON object; members it does not declare are ignored.
+        /// Decodes `LastError` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.code = try container.decode(VectorStoreFileObject.LastError.Code.self, forKey: .code)
-            self.message = try container.decode(Swift.String.self, forKey: .message)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.code = try reader.required(VectorStoreFileObject.LastError.Code.self, .code)
+            self.message = try reader.required(Swift.String.self, .message)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1357,7 +1443,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/chunking_strategy`.
-    public enum ChunkingStrategy: Codable, Hashable, Sendable {
+    public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// type: `static`
         case `static`(StaticChunkingStrategyResponseParam)
         /// This is returned when the chunking strategy is unknown. Typically, this is because the file was indexed before the `chunking_strategy` concept was introduced in the API. (type: `other`)
@@ -1395,7 +1481,7 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable {
 /// A vector store is a collection of processed files can be used by the `file_search` tool.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreObject`.
-public struct VectorStoreObject: Codable, Hashable, Sendable {
+public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints.
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the vector store was created.
@@ -1416,6 +1502,8 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     public var lastActiveAt: Swift.Int?
     /// The `metadata` member.
     public var metadata: Metadata?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreObject`.
     ///
@@ -1468,23 +1556,25 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `VectorStoreObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("vector_store", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.usageBytes = try container.decode(Swift.Int.self, forKey: .usageBytes)
-        self.fileCounts = try container.decode(VectorStoreObject.FileCounts.self, forKey: .fileCounts)
-        self.status = try container.decode(VectorStoreObject.Status.self, forKey: .status)
-        self.expiresAfter = try container.decodeIfPresent(VectorStoreExpirationAfter.self, forKey: .expiresAfter)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.lastActiveAt = try container.decodeIfPresent(Swift.Int.self, forKey: .lastActiveAt)
-        self.metadata = try container.decodeIfPresent(Metadata.self, forKey: .metadata)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("vector_store", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.usageBytes = try reader.required(Swift.Int.self, .usageBytes)
+        self.fileCounts = try reader.required(VectorStoreObject.FileCounts.self, .fileCounts)
+        self.status = try reader.required(VectorStoreObject.Status.self, .status)
+        self.expiresAfter = try reader.optional(VectorStoreExpirationAfter.self, .expiresAfter)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.lastActiveAt = try reader.optional(Swift.Int.self, .lastActiveAt)
+        self.metadata = try reader.optional(Metadata.self, .metadata)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1508,7 +1598,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
     /// The `file_counts` schema.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
-    public struct FileCounts: Codable, Hashable, Sendable {
+    public struct FileCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
         public var inProgress: Swift.Int
         /// The number of files that have been successfully processed.
@@ -1519,6 +1609,8 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
         public var cancelled: Swift.Int
         /// The total number of files.
         public var total: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `FileCounts`.
         ///
@@ -1550,17 +1642,19 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
             case total
         }
 
-        /// Decodes `FileCounts` from its JSON object; members it does not declare are ignored.
+        /// Decodes `FileCounts` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.inProgress = try container.decode(Swift.Int.self, forKey: .inProgress)
-            self.completed = try container.decode(Swift.Int.self, forKey: .completed)
-            self.failed = try container.decode(Swift.Int.self, forKey: .failed)
-            self.cancelled = try container.decode(Swift.Int.self, forKey: .cancelled)
-            self.total = try container.decode(Swift.Int.self, forKey: .total)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.inProgress = try reader.required(Swift.Int.self, .inProgress)
+            self.completed = try reader.required(Swift.Int.self, .completed)
+            self.failed = try reader.required(Swift.Int.self, .failed)
+            self.cancelled = try reader.required(Swift.Int.self, .cancelled)
+            self.total = try reader.required(Swift.Int.self, .total)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1602,7 +1696,7 @@ public struct VectorStoreObject: Codable, Hashable, Sendable {
 /// The `VectorStoreSearchRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest`.
-public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
+public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A query string for a search
     public var query: VectorStoreSearchRequest.Query
     /// Whether to rewrite the natural language query for vector search.
@@ -1613,6 +1707,8 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     public var filters: VectorStoreSearchRequest.FiltersValue?
     /// Ranking options for search.
     public var rankingOptions: VectorStoreSearchRequest.RankingOptionsValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreSearchRequest`.
     ///
@@ -1644,17 +1740,19 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         case rankingOptions = "ranking_options"
     }
 
-    /// Decodes `VectorStoreSearchRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.query = try container.decode(VectorStoreSearchRequest.Query.self, forKey: .query)
-        self.rewriteQuery = try container.decodeIfPresent(Swift.Bool.self, forKey: .rewriteQuery)
-        self.maxNumResults = try container.decodeIfPresent(Swift.Int.self, forKey: .maxNumResults)
-        self.filters = try container.decodeIfPresent(VectorStoreSearchRequest.FiltersValue.self, forKey: .filters)
-        self.rankingOptions = try container.decodeIfPresent(VectorStoreSearchRequest.RankingOptionsValue.self, forKey: .rankingOptions)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.query = try reader.required(VectorStoreSearchRequest.Query.self, .query)
+        self.rewriteQuery = try reader.optional(Swift.Bool.self, .rewriteQuery)
+        self.maxNumResults = try reader.optional(Swift.Int.self, .maxNumResults)
+        self.filters = try reader.optional(VectorStoreSearchRequest.FiltersValue.self, .filters)
+        self.rankingOptions = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.self, .rankingOptions)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1674,7 +1772,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/query`.
-    public enum Query: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+    public enum Query: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         case string(Swift.String)
         case strings([Swift.String])
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -1687,11 +1785,11 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? Swift.String(from: decoder) {
+            if let value = decoder.attemptCase(Swift.String.self) {
                 self = .string(value)
                 return
             }
-            if let value = try? [Swift.String](from: decoder) {
+            if let value = decoder.attemptCase([Swift.String].self) {
                 self = .strings(value)
                 return
             }
@@ -1715,7 +1813,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/filters`.
-    public enum FiltersValue: Codable, Hashable, Sendable {
+    public enum FiltersValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
         case comparisonFilter(ComparisonFilter)
         /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
@@ -1752,11 +1850,13 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
     /// Ranking options for search.
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/ranking_options`.
-    public struct RankingOptionsValue: Codable, Hashable, Sendable {
+    public struct RankingOptionsValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
         public var ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker?
         /// The `score_threshold` member.
         public var scoreThreshold: Swift.Double?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RankingOptionsValue`.
         ///
@@ -1776,14 +1876,16 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
             case scoreThreshold = "score_threshold"
         }
 
-        /// Decodes `RankingOptionsValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RankingOptionsValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.ranker = try container.decodeIfPresent(VectorStoreSearchRequest.RankingOptionsValue.Ranker.self, forKey: .ranker)
-            self.scoreThreshold = try container.decodeIfPresent(Swift.Double.self, forKey: .scoreThreshold)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.ranker = try reader.optional(VectorStoreSearchRequest.RankingOptionsValue.Ranker.self, .ranker)
+            self.scoreThreshold = try reader.optional(Swift.Double.self, .scoreThreshold)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1822,9 +1924,11 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable {
 /// The `VectorStoreSearchResultContentObject` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultContentObject`.
-public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable {
+public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text content returned from search.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreSearchResultContentObject`.
     ///
@@ -1839,14 +1943,16 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable 
         case type
     }
 
-    /// Decodes `VectorStoreSearchResultContentObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchResultContentObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1862,7 +1968,7 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable 
 /// The `VectorStoreSearchResultItem` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultItem`.
-public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
+public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the vector store file.
     public var fileID: Swift.String
     /// The name of the vector store file.
@@ -1873,6 +1979,8 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
     public var attributes: VectorStoreFileAttributes?
     /// Content chunks from the file.
     public var content: [VectorStoreSearchResultContentObject]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreSearchResultItem`.
     ///
@@ -1904,17 +2012,19 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
         case content
     }
 
-    /// Decodes `VectorStoreSearchResultItem` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchResultItem` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.filename = try container.decode(Swift.String.self, forKey: .filename)
-        self.score = try container.decode(Swift.Double.self, forKey: .score)
-        self.attributes = try container.decodeIfPresent(VectorStoreFileAttributes.self, forKey: .attributes)
-        self.content = try container.decodeIfPresent([VectorStoreSearchResultContentObject].self, forKey: .content) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.score = try reader.required(Swift.Double.self, .score)
+        self.attributes = try reader.optional(VectorStoreFileAttributes.self, .attributes)
+        self.content = try reader.required([VectorStoreSearchResultContentObject].self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1933,7 +2043,7 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable {
 /// The `VectorStoreSearchResultsPage` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
-public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorPage {
+public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `search_query` member.
     public var searchQuery: [Swift.String]
     /// The list of search result items.
@@ -1942,6 +2052,8 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorP
     public var hasMore: Swift.Bool
     /// The `next_page` member.
     public var nextPage: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreSearchResultsPage`.
     ///
@@ -1970,17 +2082,19 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, CursorP
         case object
     }
 
-    /// Decodes `VectorStoreSearchResultsPage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreSearchResultsPage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("vector_store.search_results.page", forKey: .object)
-        self.searchQuery = try container.decodeIfPresent([Swift.String].self, forKey: .searchQuery) ?? []
-        self.data = try container.decodeIfPresent([VectorStoreSearchResultItem].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
-        self.nextPage = try container.decodeIfPresent(Swift.String.self, forKey: .nextPage)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("vector_store.search_results.page", .object, required: true)
+        self.searchQuery = try reader.required([Swift.String].self, .searchQuery)
+        self.data = try reader.required([VectorStoreSearchResultItem].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.nextPage = try reader.optional(Swift.String.self, .nextPage)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

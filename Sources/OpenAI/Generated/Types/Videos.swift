@@ -84,11 +84,13 @@ public struct VideoSize: OpenEnum {
 /// An error that occurred while generating the response.
 ///
 /// - Remark: Generated from `#/components/schemas/Error-2`.
-public struct Error2: Codable, Hashable, Sendable {
+public struct Error2: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A machine-readable error code that was returned.
     public var code: Swift.String
     /// A human-readable description of the error that was returned.
     public var message: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Error2`.
     ///
@@ -108,14 +110,16 @@ public struct Error2: Codable, Hashable, Sendable {
         case message
     }
 
-    /// Decodes `Error2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Error2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.code = try container.decode(Swift.String.self, forKey: .code)
-        self.message = try container.decode(Swift.String.self, forKey: .message)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.message = try reader.required(Swift.String.self, .message)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -131,7 +135,7 @@ public struct Error2: Codable, Hashable, Sendable {
 /// Structured information describing a generated video job.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoResource`.
-public struct VideoResource: Codable, Hashable, Sendable {
+public struct VideoResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the video job.
     public var id: Swift.String
     /// The video generation model that produced the job.
@@ -156,6 +160,8 @@ public struct VideoResource: Codable, Hashable, Sendable {
     public var remixedFromVideoID: Swift.String?
     /// The `error` member.
     public var error: Error2?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VideoResource`.
     ///
@@ -216,25 +222,27 @@ public struct VideoResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `VideoResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("video", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.model = try container.decode(VideoModel.self, forKey: .model)
-        self.status = try container.decode(VideoStatus.self, forKey: .status)
-        self.progress = try container.decode(Swift.Int.self, forKey: .progress)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.completedAt = try container.decodeIfPresent(Swift.Int.self, forKey: .completedAt)
-        self.expiresAt = try container.decodeIfPresent(Swift.Int.self, forKey: .expiresAt)
-        self.prompt = try container.decodeIfPresent(Swift.String.self, forKey: .prompt)
-        self.size = try container.decode(VideoSize.self, forKey: .size)
-        self.seconds = try container.decode(Swift.String.self, forKey: .seconds)
-        self.remixedFromVideoID = try container.decodeIfPresent(Swift.String.self, forKey: .remixedFromVideoID)
-        self.error = try container.decodeIfPresent(Error2.self, forKey: .error)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("video", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.model = try reader.required(VideoModel.self, .model)
+        self.status = try reader.required(VideoStatus.self, .status)
+        self.progress = try reader.required(Swift.Int.self, .progress)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.completedAt = try reader.optional(Swift.Int.self, .completedAt)
+        self.expiresAt = try reader.optional(Swift.Int.self, .expiresAt)
+        self.prompt = try reader.optional(Swift.String.self, .prompt)
+        self.size = try reader.required(VideoSize.self, .size)
+        self.seconds = try reader.required(Swift.String.self, .seconds)
+        self.remixedFromVideoID = try reader.optional(Swift.String.self, .remixedFromVideoID)
+        self.error = try reader.optional(Error2.self, .error)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -261,7 +269,7 @@ public struct VideoResource: Codable, Hashable, Sendable {
 /// The `VideoListResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoListResource`.
-public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
+public struct VideoListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [VideoResource]
     /// The `first_id` member.
@@ -270,6 +278,8 @@ public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VideoListResource`.
     ///
@@ -298,17 +308,19 @@ public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `VideoListResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoListResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([VideoResource].self, forKey: .data) ?? []
-        self.firstID = try container.decodeIfPresent(Swift.String.self, forKey: .firstID)
-        self.lastID = try container.decodeIfPresent(Swift.String.self, forKey: .lastID)
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([VideoResource].self, .data)
+        self.firstID = try reader.optional(Swift.String.self, .firstID)
+        self.lastID = try reader.optional(Swift.String.self, .lastID)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -334,11 +346,13 @@ public struct VideoListResource: Codable, Hashable, Sendable, CursorPage {
 /// The `ImageRefParam-2` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
-public struct ImageRefParam2: Codable, Hashable, Sendable {
+public struct ImageRefParam2: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A fully qualified URL or base64-encoded data URL.
     public var imageURL: Swift.String?
     /// The `file_id` member.
     public var fileID: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImageRefParam2`.
     ///
@@ -358,14 +372,16 @@ public struct ImageRefParam2: Codable, Hashable, Sendable {
         case fileID = "file_id"
     }
 
-    /// Decodes `ImageRefParam2` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImageRefParam2` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.fileID = try container.decodeIfPresent(Swift.String.self, forKey: .fileID)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -403,7 +419,7 @@ public struct VideoSeconds: OpenEnum {
 /// Multipart parameters for creating a new video generation job.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody`.
-public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
@@ -414,6 +430,8 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
     public var seconds: VideoSeconds?
     /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public var size: VideoSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoMultipartBody`.
     ///
@@ -445,17 +463,19 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         case size
     }
 
-    /// Decodes `CreateVideoMultipartBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(VideoModel.self, forKey: .model)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.inputReference = try container.decodeIfPresent(CreateVideoMultipartBody.InputReference.self, forKey: .inputReference)
-        self.seconds = try container.decodeIfPresent(VideoSeconds.self, forKey: .seconds)
-        self.size = try container.decodeIfPresent(VideoSize.self, forKey: .size)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(VideoModel.self, .model)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.inputReference = try reader.optional(CreateVideoMultipartBody.InputReference.self, .inputReference)
+        self.seconds = try reader.optional(VideoSeconds.self, .seconds)
+        self.size = try reader.optional(VideoSize.self, .size)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -483,7 +503,7 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
-    public enum InputReference: Codable, Hashable, Sendable {
+    public enum InputReference: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Optional reference asset upload or reference object that guides generation.
         case file(FileUpload)
         /// Optional reference asset upload or reference object that guides generation. Provide exactly one of `image_url` or `file_id` when using an object.
@@ -495,11 +515,11 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? FileUpload(from: decoder) {
+            if let value = decoder.attemptCase(FileUpload.self) {
                 self = .file(value)
                 return
             }
-            if let value = try? ImageRefParam2(from: decoder) {
+            if let value = decoder.attemptCase(ImageRefParam2.self) {
                 self = .imageRefParam2(value)
                 return
             }
@@ -522,7 +542,7 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, MultipartFo
 /// JSON parameters for creating a new video generation job.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoJsonBody`.
-public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
+public struct CreateVideoJSONBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
@@ -533,6 +553,8 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
     public var seconds: VideoSeconds?
     /// Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
     public var size: VideoSize?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoJSONBody`.
     ///
@@ -564,17 +586,19 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
         case size
     }
 
-    /// Decodes `CreateVideoJSONBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decodeIfPresent(VideoModel.self, forKey: .model)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.inputReference = try container.decodeIfPresent(ImageRefParam2.self, forKey: .inputReference)
-        self.seconds = try container.decodeIfPresent(VideoSeconds.self, forKey: .seconds)
-        self.size = try container.decodeIfPresent(VideoSize.self, forKey: .size)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.optional(VideoModel.self, .model)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.inputReference = try reader.optional(ImageRefParam2.self, .inputReference)
+        self.seconds = try reader.optional(VideoSeconds.self, .seconds)
+        self.size = try reader.optional(VideoSize.self, .size)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -593,13 +617,15 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable {
 /// Parameters for creating a character from an uploaded video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoCharacterBody`.
-public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Video file used to create a character.
     ///
     /// Raw bytes.
     public var video: FileUpload
     /// Display name for this API character.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoCharacterBody`.
     ///
@@ -619,14 +645,16 @@ public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFo
         case name
     }
 
-    /// Decodes `CreateVideoCharacterBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoCharacterBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.video = try container.decode(FileUpload.self, forKey: .video)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.video = try reader.required(FileUpload.self, .video)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -647,13 +675,15 @@ public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, MultipartFo
 /// The `VideoCharacterResource` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
-public struct VideoCharacterResource: Codable, Hashable, Sendable {
+public struct VideoCharacterResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String?
     /// The `name` member.
     public var name: Swift.String?
     /// Unix timestamp (in seconds) when the character was created.
     public var createdAt: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VideoCharacterResource`.
     ///
@@ -677,15 +707,17 @@ public struct VideoCharacterResource: Codable, Hashable, Sendable {
         case createdAt = "created_at"
     }
 
-    /// Decodes `VideoCharacterResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoCharacterResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -702,9 +734,11 @@ public struct VideoCharacterResource: Codable, Hashable, Sendable {
 /// Reference to the completed video.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoReferenceInputParam`.
-public struct VideoReferenceInputParam: Codable, Hashable, Sendable {
+public struct VideoReferenceInputParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier of the completed video.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VideoReferenceInputParam`.
     ///
@@ -718,13 +752,15 @@ public struct VideoReferenceInputParam: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `VideoReferenceInputParam` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VideoReferenceInputParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -739,11 +775,13 @@ public struct VideoReferenceInputParam: Codable, Hashable, Sendable {
 /// Parameters for editing an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody`.
-public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The `video` member.
     public var video: CreateVideoEditMultipartBody.Video
     /// Text prompt that describes how to edit the source video.
     public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoEditMultipartBody`.
     ///
@@ -763,14 +801,16 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         case prompt
     }
 
-    /// Decodes `CreateVideoEditMultipartBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoEditMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.video = try container.decode(CreateVideoEditMultipartBody.Video.self, forKey: .video)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.video = try reader.required(CreateVideoEditMultipartBody.Video.self, .video)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -792,7 +832,7 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
-    public enum Video: Codable, Hashable, Sendable {
+    public enum Video: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Reference to the completed video to edit.
         case file(FileUpload)
         /// Reference to the completed video to edit.
@@ -804,11 +844,11 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? FileUpload(from: decoder) {
+            if let value = decoder.attemptCase(FileUpload.self) {
                 self = .file(value)
                 return
             }
-            if let value = try? VideoReferenceInputParam(from: decoder) {
+            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
                 self = .videoReferenceInputParam(value)
                 return
             }
@@ -831,11 +871,13 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, Multipa
 /// JSON parameters for editing an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoEditJsonBody`.
-public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable {
+public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Reference to the completed video to edit.
     public var video: VideoReferenceInputParam
     /// Text prompt that describes how to edit the source video.
     public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoEditJSONBody`.
     ///
@@ -855,14 +897,16 @@ public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable {
         case prompt
     }
 
-    /// Decodes `CreateVideoEditJSONBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoEditJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.video = try container.decode(VideoReferenceInputParam.self, forKey: .video)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.video = try reader.required(VideoReferenceInputParam.self, .video)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -878,13 +922,15 @@ public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable {
 /// Multipart parameters for extending an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody`.
-public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The `video` member.
     public var video: CreateVideoExtendMultipartBody.Video
     /// Updated text prompt that directs the extension generation.
     public var prompt: Swift.String
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoExtendMultipartBody`.
     ///
@@ -908,15 +954,17 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         case seconds
     }
 
-    /// Decodes `CreateVideoExtendMultipartBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoExtendMultipartBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.video = try container.decode(CreateVideoExtendMultipartBody.Video.self, forKey: .video)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.seconds = try container.decode(VideoSeconds.self, forKey: .seconds)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.video = try reader.required(CreateVideoExtendMultipartBody.Video.self, .video)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.seconds = try reader.required(VideoSeconds.self, .seconds)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -940,7 +988,7 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
-    public enum Video: Codable, Hashable, Sendable {
+    public enum Video: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Reference to the completed video to extend.
         case videoReferenceInputParam(VideoReferenceInputParam)
         /// Reference to the completed video to extend.
@@ -952,11 +1000,11 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? VideoReferenceInputParam(from: decoder) {
+            if let value = decoder.attemptCase(VideoReferenceInputParam.self) {
                 self = .videoReferenceInputParam(value)
                 return
             }
-            if let value = try? FileUpload(from: decoder) {
+            if let value = decoder.attemptCase(FileUpload.self) {
                 self = .file(value)
                 return
             }
@@ -979,13 +1027,15 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, Multi
 /// JSON parameters for extending an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoExtendJsonBody`.
-public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable {
+public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Reference to the completed video to extend.
     public var video: VideoReferenceInputParam
     /// Updated text prompt that directs the extension generation.
     public var prompt: Swift.String
     /// Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public var seconds: VideoSeconds
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoExtendJSONBody`.
     ///
@@ -1009,15 +1059,17 @@ public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable {
         case seconds
     }
 
-    /// Decodes `CreateVideoExtendJSONBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoExtendJSONBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.video = try container.decode(VideoReferenceInputParam.self, forKey: .video)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.seconds = try container.decode(VideoSeconds.self, forKey: .seconds)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.video = try reader.required(VideoReferenceInputParam.self, .video)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.seconds = try reader.required(VideoSeconds.self, .seconds)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1034,11 +1086,13 @@ public struct CreateVideoExtendJSONBody: Codable, Hashable, Sendable {
 /// Confirmation payload returned after deleting a video.
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedVideoResource`.
-public struct DeletedVideoResource: Codable, Hashable, Sendable {
+public struct DeletedVideoResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates that the video resource was deleted.
     public var deleted: Swift.Bool
     /// Identifier of the deleted video.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedVideoResource`.
     ///
@@ -1059,15 +1113,17 @@ public struct DeletedVideoResource: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `DeletedVideoResource` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DeletedVideoResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("video.deleted", forKey: .object)
-        self.deleted = try container.decode(Swift.Bool.self, forKey: .deleted)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("video.deleted", .object, required: true)
+        self.deleted = try reader.required(Swift.Bool.self, .deleted)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1106,9 +1162,11 @@ public struct VideoContentVariant: OpenEnum {
 /// Parameters for remixing an existing generated video.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoRemixBody`.
-public struct CreateVideoRemixBody: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateVideoRemixBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Updated text prompt that directs the remix generation.
     public var prompt: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateVideoRemixBody`.
     ///
@@ -1122,13 +1180,15 @@ public struct CreateVideoRemixBody: Codable, Hashable, Sendable, MultipartFormEn
         case prompt
     }
 
-    /// Decodes `CreateVideoRemixBody` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateVideoRemixBody` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,13 +6,15 @@ import Foundation
 /// Sent when a batch API request has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchCancelled`.
-public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
+public struct WebhookBatchCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request was cancelled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookBatchCancelled.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookBatchCancelled`.
     ///
@@ -38,17 +40,19 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookBatchCancelled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("batch.cancelled", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookBatchCancelled.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("batch.cancelled", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookBatchCancelled.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -66,9 +70,11 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookBatchCancelled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the batch API request.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -82,13 +88,15 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -104,13 +112,15 @@ public struct WebhookBatchCancelled: Codable, Hashable, Sendable {
 /// Sent when a batch API request has been completed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchCompleted`.
-public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
+public struct WebhookBatchCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request was completed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookBatchCompleted.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookBatchCompleted`.
     ///
@@ -136,17 +146,19 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookBatchCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("batch.completed", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookBatchCompleted.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("batch.completed", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookBatchCompleted.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -164,9 +176,11 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookBatchCompleted/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the batch API request.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -180,13 +194,15 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -202,13 +218,15 @@ public struct WebhookBatchCompleted: Codable, Hashable, Sendable {
 /// Sent when a batch API request has expired.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchExpired`.
-public struct WebhookBatchExpired: Codable, Hashable, Sendable {
+public struct WebhookBatchExpired: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request expired.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookBatchExpired.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookBatchExpired`.
     ///
@@ -234,17 +252,19 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookBatchExpired` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchExpired` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("batch.expired", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookBatchExpired.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("batch.expired", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookBatchExpired.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -262,9 +282,11 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookBatchExpired/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the batch API request.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -278,13 +300,15 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -300,13 +324,15 @@ public struct WebhookBatchExpired: Codable, Hashable, Sendable {
 /// Sent when a batch API request has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookBatchFailed`.
-public struct WebhookBatchFailed: Codable, Hashable, Sendable {
+public struct WebhookBatchFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the batch API request failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookBatchFailed.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookBatchFailed`.
     ///
@@ -332,17 +358,19 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookBatchFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookBatchFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("batch.failed", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookBatchFailed.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("batch.failed", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookBatchFailed.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -360,9 +388,11 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookBatchFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the batch API request.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -376,13 +406,15 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -398,13 +430,15 @@ public struct WebhookBatchFailed: Codable, Hashable, Sendable {
 /// Sent when an eval run has been canceled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunCanceled`.
-public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
+public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run was canceled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookEvalRunCanceled.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookEvalRunCanceled`.
     ///
@@ -430,17 +464,19 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookEvalRunCanceled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookEvalRunCanceled` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("eval.run.canceled", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookEvalRunCanceled.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("eval.run.canceled", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookEvalRunCanceled.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -458,9 +494,11 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookEvalRunCanceled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the eval run.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -474,13 +512,15 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -496,13 +536,15 @@ public struct WebhookEvalRunCanceled: Codable, Hashable, Sendable {
 /// Sent when an eval run has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunFailed`.
-public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
+public struct WebhookEvalRunFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookEvalRunFailed.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookEvalRunFailed`.
     ///
@@ -528,17 +570,19 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookEvalRunFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookEvalRunFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("eval.run.failed", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookEvalRunFailed.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("eval.run.failed", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookEvalRunFailed.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -556,9 +600,11 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookEvalRunFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the eval run.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -572,13 +618,15 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -594,13 +642,15 @@ public struct WebhookEvalRunFailed: Codable, Hashable, Sendable {
 /// Sent when an eval run has succeeded.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookEvalRunSucceeded`.
-public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
+public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the eval run succeeded.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookEvalRunSucceeded.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookEvalRunSucceeded`.
     ///
@@ -626,17 +676,19 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookEvalRunSucceeded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookEvalRunSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("eval.run.succeeded", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookEvalRunSucceeded.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("eval.run.succeeded", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookEvalRunSucceeded.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -654,9 +706,11 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookEvalRunSucceeded/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the eval run.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -670,13 +724,15 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -692,13 +748,15 @@ public struct WebhookEvalRunSucceeded: Codable, Hashable, Sendable {
 /// Sent when a fine-tuning job has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobCancelled`.
-public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
+public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the fine-tuning job was cancelled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookFineTuningJobCancelled.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookFineTuningJobCancelled`.
     ///
@@ -724,17 +782,19 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookFineTuningJobCancelled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookFineTuningJobCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("fine_tuning.job.cancelled", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookFineTuningJobCancelled.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("fine_tuning.job.cancelled", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookFineTuningJobCancelled.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -752,9 +812,11 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobCancelled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the fine-tuning job.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -768,13 +830,15 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -790,13 +854,15 @@ public struct WebhookFineTuningJobCancelled: Codable, Hashable, Sendable {
 /// Sent when a fine-tuning job has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobFailed`.
-public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
+public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the fine-tuning job failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookFineTuningJobFailed.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookFineTuningJobFailed`.
     ///
@@ -822,17 +888,19 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookFineTuningJobFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookFineTuningJobFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("fine_tuning.job.failed", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookFineTuningJobFailed.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("fine_tuning.job.failed", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookFineTuningJobFailed.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -850,9 +918,11 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the fine-tuning job.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -866,13 +936,15 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -888,13 +960,15 @@ public struct WebhookFineTuningJobFailed: Codable, Hashable, Sendable {
 /// Sent when a fine-tuning job has succeeded.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobSucceeded`.
-public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
+public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the fine-tuning job succeeded.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookFineTuningJobSucceeded.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookFineTuningJobSucceeded`.
     ///
@@ -920,17 +994,19 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookFineTuningJobSucceeded` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookFineTuningJobSucceeded` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("fine_tuning.job.succeeded", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookFineTuningJobSucceeded.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("fine_tuning.job.succeeded", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookFineTuningJobSucceeded.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -948,9 +1024,11 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookFineTuningJobSucceeded/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the fine-tuning job.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -964,13 +1042,15 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -988,13 +1068,15 @@ public struct WebhookFineTuningJobSucceeded: Codable, Hashable, Sendable {
 /// successful Realtime or Live accept endpoint selects the runtime surface.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming`.
-public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
+public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the event was created.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookLiveCallIncoming.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookLiveCallIncoming`.
     ///
@@ -1020,17 +1102,19 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookLiveCallIncoming` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookLiveCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("live.call.incoming", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookLiveCallIncoming.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("live.call.incoming", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookLiveCallIncoming.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1048,12 +1132,14 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Transceiver `rtc_...` ID of the pending SIP session. The same
         /// value appears as `call_id` in `realtime.call.incoming`.
         public var sessionID: Swift.String
         /// Headers from the SIP Invite.
         public var sipHeaders: [WebhookLiveCallIncoming.DataValue.SIPHeader]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -1073,14 +1159,16 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
             case sipHeaders = "sip_headers"
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.sessionID = try container.decode(Swift.String.self, forKey: .sessionID)
-            self.sipHeaders = try container.decodeIfPresent([WebhookLiveCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders) ?? []
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.sessionID = try reader.required(Swift.String.self, .sessionID)
+            self.sipHeaders = try reader.required([WebhookLiveCallIncoming.DataValue.SIPHeader].self, .sipHeaders)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1095,11 +1183,13 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
         /// A header from the SIP Invite.
         ///
         /// - Remark: Generated from `#/components/schemas/WebhookLiveCallIncoming/properties/data/properties/sip_headers/items`.
-        public struct SIPHeader: Codable, Hashable, Sendable {
+        public struct SIPHeader: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Name of the SIP Header.
             public var name: Swift.String
             /// Value of the SIP Header.
             public var value: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `SIPHeader`.
             ///
@@ -1119,14 +1209,16 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
                 case value
             }
 
-            /// Decodes `SIPHeader` from its JSON object; members it does not declare are ignored.
+            /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decode(Swift.String.self, forKey: .name)
-                self.value = try container.decode(Swift.String.self, forKey: .value)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.name = try reader.required(Swift.String.self, .name)
+                self.value = try reader.required(Swift.String.self, .value)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1146,13 +1238,15 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable {
 /// successful Realtime or Live accept endpoint selects the runtime surface.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming`.
-public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
+public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was completed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookRealtimeCallIncoming.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookRealtimeCallIncoming`.
     ///
@@ -1178,17 +1272,19 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookRealtimeCallIncoming` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookRealtimeCallIncoming` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("realtime.call.incoming", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookRealtimeCallIncoming.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("realtime.call.incoming", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookRealtimeCallIncoming.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1206,12 +1302,14 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Transceiver `rtc_...` ID of the pending SIP session. The same
         /// value appears as `session_id` in `live.call.incoming`.
         public var callID: Swift.String
         /// Headers from the SIP Invite.
         public var sipHeaders: [WebhookRealtimeCallIncoming.DataValue.SIPHeader]
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -1231,14 +1329,16 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
             case sipHeaders = "sip_headers"
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.callID = try container.decode(Swift.String.self, forKey: .callID)
-            self.sipHeaders = try container.decodeIfPresent([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, forKey: .sipHeaders) ?? []
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.callID = try reader.required(Swift.String.self, .callID)
+            self.sipHeaders = try reader.required([WebhookRealtimeCallIncoming.DataValue.SIPHeader].self, .sipHeaders)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1253,11 +1353,13 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
         /// A header from the SIP Invite.
         ///
         /// - Remark: Generated from `#/components/schemas/WebhookRealtimeCallIncoming/properties/data/properties/sip_headers/items`.
-        public struct SIPHeader: Codable, Hashable, Sendable {
+        public struct SIPHeader: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Name of the SIP Header.
             public var name: Swift.String
             /// Value of the SIP Header.
             public var value: Swift.String
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `SIPHeader`.
             ///
@@ -1277,14 +1379,16 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
                 case value
             }
 
-            /// Decodes `SIPHeader` from its JSON object; members it does not declare are ignored.
+            /// Decodes `SIPHeader` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
             ///
-            /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-            ///   of a member whose value does not fit its type.
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
             public init(from decoder: any Decoder) throws {
-                let container = try decoder.container(keyedBy: CodingKeys.self)
-                self.name = try container.decode(Swift.String.self, forKey: .name)
-                self.value = try container.decode(Swift.String.self, forKey: .value)
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.name = try reader.required(Swift.String.self, .name)
+                self.value = try reader.required(Swift.String.self, .value)
+                self.specDeviations = reader.finish()
             }
 
             /// Encodes this value as its JSON object, constants included.
@@ -1302,13 +1406,15 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable {
 /// Sent when a background response has been cancelled.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseCancelled`.
-public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
+public struct WebhookResponseCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was cancelled.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookResponseCancelled.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookResponseCancelled`.
     ///
@@ -1334,17 +1440,19 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookResponseCancelled` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseCancelled` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("response.cancelled", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookResponseCancelled.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("response.cancelled", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookResponseCancelled.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1362,9 +1470,11 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookResponseCancelled/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the model response.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -1378,13 +1488,15 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1400,13 +1512,15 @@ public struct WebhookResponseCancelled: Codable, Hashable, Sendable {
 /// Sent when a background response has been completed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseCompleted`.
-public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
+public struct WebhookResponseCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was completed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookResponseCompleted.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookResponseCompleted`.
     ///
@@ -1432,17 +1546,19 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookResponseCompleted` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseCompleted` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("response.completed", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookResponseCompleted.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("response.completed", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookResponseCompleted.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1460,9 +1576,11 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookResponseCompleted/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the model response.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -1476,13 +1594,15 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1498,13 +1618,15 @@ public struct WebhookResponseCompleted: Codable, Hashable, Sendable {
 /// Sent when a background response has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseFailed`.
-public struct WebhookResponseFailed: Codable, Hashable, Sendable {
+public struct WebhookResponseFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response failed.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookResponseFailed.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookResponseFailed`.
     ///
@@ -1530,17 +1652,19 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookResponseFailed` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseFailed` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("response.failed", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookResponseFailed.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("response.failed", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookResponseFailed.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1558,9 +1682,11 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookResponseFailed/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the model response.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -1574,13 +1700,15 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1596,13 +1724,15 @@ public struct WebhookResponseFailed: Codable, Hashable, Sendable {
 /// Sent when a background response has been interrupted.
 ///
 /// - Remark: Generated from `#/components/schemas/WebhookResponseIncomplete`.
-public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
+public struct WebhookResponseIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp (in seconds) of when the model response was interrupted.
     public var createdAt: Swift.Int
     /// The unique ID of the event.
     public var id: Swift.String
     /// Event data payload.
     public var data: WebhookResponseIncomplete.DataValue
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebhookResponseIncomplete`.
     ///
@@ -1628,17 +1758,19 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `WebhookResponseIncomplete` from its JSON object; members it does not declare are ignored.
+    /// Decodes `WebhookResponseIncomplete` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstantIfPresent("event", forKey: .object)
-        try container.decodeConstant("response.incomplete", forKey: .type)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.data = try container.decode(WebhookResponseIncomplete.DataValue.self, forKey: .data)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("event", .object, required: false)
+        try reader.constant("response.incomplete", .type, required: true)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.data = try reader.required(WebhookResponseIncomplete.DataValue.self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1656,9 +1788,11 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
     /// Event data payload.
     ///
     /// - Remark: Generated from `#/components/schemas/WebhookResponseIncomplete/properties/data`.
-    public struct DataValue: Codable, Hashable, Sendable {
+    public struct DataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the model response.
         public var id: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DataValue`.
         ///
@@ -1672,13 +1806,15 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
             case id
         }
 
-        /// Decodes `DataValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `DataValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.id = try container.decode(Swift.String.self, forKey: .id)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.id = try reader.required(Swift.String.self, .id)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -1696,7 +1832,7 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/webhooks`.
-public enum WebhookEvent: Codable, Hashable, Sendable {
+public enum WebhookEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// Sent when a batch API request has been cancelled. (type: `batch.cancelled`)
     case batchCancelled(WebhookBatchCancelled)
     /// Sent when a batch API request has been completed. (type: `batch.completed`)

@@ -11,13 +11,15 @@ public typealias Metadata = [Swift.String: Swift.String]
 /// The `Scores` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Scores`.
-public struct Scores: Codable, Hashable, Sendable {
+public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `labels` member.
     public var labels: [Swift.String: Swift.Int]?
     /// The `name` member.
     public var name: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Double]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Scores`.
     ///
@@ -40,15 +42,17 @@ public struct Scores: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `Scores` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Scores` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.labels = try container.decodeIfPresent([Swift.String: Swift.Int].self, forKey: .labels)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(Swift.Double.self, excluding: ["labels", "name"])
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.labels = try reader.optional([Swift.String: Swift.Int].self, .labels)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.additionalProperties = try reader.additionalProperties(Swift.Double.self, excluding: ["labels", "name"])
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -65,11 +69,13 @@ public struct Scores: Codable, Hashable, Sendable {
 /// A constant member next to additionalProperties must not be read as an extra entry.
 ///
 /// - Remark: Generated from `#/components/schemas/TaggedScores`.
-public struct TaggedScores: Codable, Hashable, Sendable {
+public struct TaggedScores: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Int]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TaggedScores`.
     ///
@@ -89,15 +95,17 @@ public struct TaggedScores: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `TaggedScores` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TaggedScores` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("tagged_scores", forKey: .object)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.additionalProperties = try decoder.decodeAdditionalProperties(Swift.Int.self, excluding: ["id", "object"])
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tagged_scores", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.additionalProperties = try reader.additionalProperties(Swift.Int.self, excluding: ["id", "object"])
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `ModelResponseProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
-public struct ModelResponseProperties: Codable, Hashable, Sendable {
+public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `temperature` member.
     public var temperature: Swift.Double?
     /// A stable user identifier.
     public var user: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModelResponseProperties`.
     ///
@@ -30,14 +32,16 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
         case user
     }
 
-    /// Decodes `ModelResponseProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ModelResponseProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.user = try container.decode(Swift.String.self, forKey: .user)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.user = try reader.required(Swift.String.self, .user)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -53,13 +57,15 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable {
 /// Request to create a response.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
-public struct CreateResponse: Codable, Hashable, Sendable {
+public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `temperature` member.
     public var temperature: Swift.Double?
     /// Overridden description of the user.
     public var user: Swift.String
     /// The `input` member.
     public var input: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateResponse`.
     ///
@@ -83,15 +89,17 @@ public struct CreateResponse: Codable, Hashable, Sendable {
         case input
     }
 
-    /// Decodes `CreateResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
-        self.user = try container.decode(Swift.String.self, forKey: .user)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.user = try reader.required(Swift.String.self, .user)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

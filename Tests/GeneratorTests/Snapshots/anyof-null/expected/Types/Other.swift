@@ -6,9 +6,11 @@ import Foundation
 /// The `Usage` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Usage`.
-public struct Usage: Codable, Hashable, Sendable {
+public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `total_tokens` member.
     public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Usage`.
     ///
@@ -22,13 +24,15 @@ public struct Usage: Codable, Hashable, Sendable {
         case totalTokens = "total_tokens"
     }
 
-    /// Decodes `Usage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Usage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.totalTokens = try container.decode(Swift.Int.self, forKey: .totalTokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -43,13 +47,15 @@ public struct Usage: Codable, Hashable, Sendable {
 /// The `Completion` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Completion`.
-public struct Completion: Codable, Hashable, Sendable {
+public struct Completion: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `usage` member.
     public var usage: Usage?
     /// The `stop` member.
     public var stop: Swift.String?
     /// The `tokens` member.
     public var tokens: [Swift.Int]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Completion`.
     ///
@@ -73,15 +79,17 @@ public struct Completion: Codable, Hashable, Sendable {
         case tokens
     }
 
-    /// Decodes `Completion` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Completion` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.usage = try container.decodeIfPresent(Usage.self, forKey: .usage)
-        self.stop = try container.decodeIfPresent(Swift.String.self, forKey: .stop)
-        self.tokens = try container.decodeIfPresent([Swift.Int].self, forKey: .tokens)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.usage = try reader.optional(Usage.self, .usage)
+        self.stop = try reader.optional(Swift.String.self, .stop)
+        self.tokens = try reader.optional([Swift.Int].self, .tokens)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `CreateSpeechRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
-public struct CreateSpeechRequest: Codable, Hashable, Sendable {
+public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `input` member.
     public var input: Swift.String
     /// The `voice` member.
     public var voice: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateSpeechRequest`.
     ///
@@ -30,14 +32,16 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable {
         case voice
     }
 
-    /// Decodes `CreateSpeechRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateSpeechRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.input = try container.decode(Swift.String.self, forKey: .input)
-        self.voice = try container.decode(Swift.String.self, forKey: .voice)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.voice = try reader.required(Swift.String.self, .voice)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `FunctionTool` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
-public struct FunctionTool: Codable, Hashable, Sendable {
+public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `name` member.
     public var name: Swift.String
     /// The `strict` member.
     public var strict: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionTool`.
     ///
@@ -32,16 +34,18 @@ public struct FunctionTool: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `FunctionTool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FunctionTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("function", forKey: .type)
-        try container.decodeConstant("tool", forKey: .object)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self.strict = try container.decodeIfPresent(Swift.Bool.self, forKey: .strict)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("function", .type, required: true)
+        try reader.constant("tool", .object, required: true)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -75,9 +79,11 @@ public struct ListKind: OpenEnum {
 /// The `ToolList` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolList`.
-public struct ToolList: Codable, Hashable, Sendable {
+public struct ToolList: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `data` member.
     public var data: [FunctionTool]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolList`.
     ///
@@ -92,14 +98,16 @@ public struct ToolList: Codable, Hashable, Sendable {
         case object
     }
 
-    /// Decodes `ToolList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ToolList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([FunctionTool].self, forKey: .data) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([FunctionTool].self, .data)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -8,7 +8,7 @@ import Foundation
 /// - Important: Deprecated in the OpenAI API.
 ///
 /// - Remark: Generated from `#/components/schemas/Engine`.
-public struct Engine: Codable, Hashable, Sendable {
+public struct Engine: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     private var _owner: Swift.String?
@@ -18,6 +18,8 @@ public struct Engine: Codable, Hashable, Sendable {
         get { _owner }
         set { _owner = newValue }
     }
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Engine`.
     ///
@@ -37,14 +39,16 @@ public struct Engine: Codable, Hashable, Sendable {
         case owner
     }
 
-    /// Decodes `Engine` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Engine` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self._owner = try container.decodeIfPresent(Swift.String.self, forKey: .owner)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self._owner = try reader.optional(Swift.String.self, .owner)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `Cat` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Cat`.
-public struct Cat: Codable, Hashable, Sendable {
+public struct Cat: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `pet_type` member.
     public var petType: Swift.String
     /// The `meows` member.
     public var meows: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Cat`.
     ///
@@ -30,14 +32,16 @@ public struct Cat: Codable, Hashable, Sendable {
         case meows
     }
 
-    /// Decodes `Cat` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Cat` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.petType = try container.decode(Swift.String.self, forKey: .petType)
-        self.meows = try container.decodeIfPresent(Swift.Bool.self, forKey: .meows)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.petType = try reader.required(Swift.String.self, .petType)
+        self.meows = try reader.optional(Swift.Bool.self, .meows)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -53,11 +57,13 @@ public struct Cat: Codable, Hashable, Sendable {
 /// The `Dog` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Dog`.
-public struct Dog: Codable, Hashable, Sendable {
+public struct Dog: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `pet_type` member.
     public var petType: Swift.String
     /// The `barks` member.
     public var barks: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Dog`.
     ///
@@ -77,14 +83,16 @@ public struct Dog: Codable, Hashable, Sendable {
         case barks
     }
 
-    /// Decodes `Dog` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Dog` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.petType = try container.decode(Swift.String.self, forKey: .petType)
-        self.barks = try container.decodeIfPresent(Swift.Bool.self, forKey: .barks)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.petType = try reader.required(Swift.String.self, .petType)
+        self.barks = try reader.optional(Swift.Bool.self, .barks)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -102,7 +110,7 @@ public struct Dog: Codable, Hashable, Sendable {
 /// Decoded by the `pet_type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Pet`.
-public enum Pet: Codable, Hashable, Sendable {
+public enum Pet: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// pet_type: `kitty`
     case kitty(Cat)
     /// pet_type: `doggo`

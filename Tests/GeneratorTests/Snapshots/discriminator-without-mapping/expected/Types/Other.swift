@@ -6,9 +6,11 @@ import Foundation
 /// The `InputTextContent` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/InputTextContent`.
-public struct InputTextContent: Codable, Hashable, Sendable {
+public struct InputTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `text` member.
     public var text: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputTextContent`.
     ///
@@ -23,14 +25,16 @@ public struct InputTextContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputTextContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputTextContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_text", forKey: .type)
-        self.text = try container.decode(Swift.String.self, forKey: .text)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -46,9 +50,11 @@ public struct InputTextContent: Codable, Hashable, Sendable {
 /// The `InputImageContent` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
-public struct InputImageContent: Codable, Hashable, Sendable {
+public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `image_url` member.
     public var imageURL: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputImageContent`.
     ///
@@ -63,14 +69,16 @@ public struct InputImageContent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `InputImageContent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `InputImageContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("input_image", forKey: .type)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_image", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -88,7 +96,7 @@ public struct InputImageContent: Codable, Hashable, Sendable {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
-public enum InputContent: Codable, Hashable, Sendable {
+public enum InputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// type: `input_text`
     case inputText(InputTextContent)
     /// type: `input_image`

@@ -9,11 +9,13 @@ import Foundation
 /// A line with `code`, */ a comment terminator and a trailing backslash \
 ///
 /// - Remark: Generated from `#/components/schemas/Batch`.
-public struct Batch: Codable, Hashable, Sendable {
+public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The time frame within which the batch should be processed. Currently only `24h`.
     public var completionWindow: Swift.String
     /// The `errors` member.
     public var errors: Batch.Errors?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Batch`.
     ///
@@ -33,14 +35,16 @@ public struct Batch: Codable, Hashable, Sendable {
         case errors
     }
 
-    /// Decodes `Batch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Batch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.completionWindow = try container.decode(Swift.String.self, forKey: .completionWindow)
-        self.errors = try container.decodeIfPresent(Batch.Errors.self, forKey: .errors)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.completionWindow = try reader.required(Swift.String.self, .completionWindow)
+        self.errors = try reader.optional(Batch.Errors.self, .errors)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -55,9 +59,11 @@ public struct Batch: Codable, Hashable, Sendable {
     /// Only a title
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
-    public struct Errors: Codable, Hashable, Sendable {
+    public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `message` member.
         public var message: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Errors`.
         ///
@@ -71,13 +77,15 @@ public struct Batch: Codable, Hashable, Sendable {
             case message
         }
 
-        /// Decodes `Errors` from its JSON object; members it does not declare are ignored.
+        /// Decodes `Errors` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.message = try container.decodeIfPresent(Swift.String.self, forKey: .message)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.message = try reader.optional(Swift.String.self, .message)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

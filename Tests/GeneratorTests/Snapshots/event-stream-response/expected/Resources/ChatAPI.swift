@@ -60,6 +60,6 @@ extension ChatCompletionsAPI {
         var body = body
         body.stream = true
         try request.setJSONBody(body)
-        return client.stream(request, options: options, as: ChatCompletionChunk.self, framing: .data)
+        return client.stream(request, options: options, as: ChatCompletionChunk.self, framing: .data, ending: .unspecified)
     }
 }

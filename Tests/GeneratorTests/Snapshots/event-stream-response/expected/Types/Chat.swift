@@ -6,11 +6,13 @@ import Foundation
 /// The `CreateChatCompletionRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
-public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
+public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `model` member.
     public var model: Swift.String
     /// The `stream` member.
     public var stream: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateChatCompletionRequest`.
     ///
@@ -30,14 +32,16 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
         case stream
     }
 
-    /// Decodes `CreateChatCompletionRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateChatCompletionRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(Swift.String.self, forKey: .model)
-        self.stream = try container.decodeIfPresent(Swift.Bool.self, forKey: .stream)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(Swift.String.self, .model)
+        self.stream = try reader.optional(Swift.Bool.self, .stream)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -53,9 +57,11 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable {
 /// The `ChatCompletion` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletion`.
-public struct ChatCompletion: Codable, Hashable, Sendable {
+public struct ChatCompletion: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletion`.
     ///
@@ -69,13 +75,15 @@ public struct ChatCompletion: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `ChatCompletion` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletion` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -90,11 +98,13 @@ public struct ChatCompletion: Codable, Hashable, Sendable {
 /// The `ChatCompletionChunk` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
-public struct ChatCompletionChunk: Codable, Hashable, Sendable {
+public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `id` member.
     public var id: Swift.String
     /// The `delta` member.
     public var delta: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionChunk`.
     ///
@@ -114,14 +124,16 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable {
         case delta
     }
 
-    /// Decodes `ChatCompletionChunk` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ChatCompletionChunk` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.delta = try container.decodeIfPresent(Swift.String.self, forKey: .delta)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.delta = try reader.optional(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

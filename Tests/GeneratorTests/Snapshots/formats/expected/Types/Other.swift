@@ -6,7 +6,7 @@ import Foundation
 /// The `Measurements` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Measurements`.
-public struct Measurements: Codable, Hashable, Sendable {
+public struct Measurements: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `bytes` member.
     public var bytes: Swift.Int
     /// The `ratio` member.
@@ -21,6 +21,8 @@ public struct Measurements: Codable, Hashable, Sendable {
     public var payload: Foundation.Data?
     /// The `encoded` member.
     public var encoded: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Measurements`.
     ///
@@ -56,18 +58,20 @@ public struct Measurements: Codable, Hashable, Sendable {
         case encoded
     }
 
-    /// Decodes `Measurements` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Measurements` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.bytes = try container.decode(Swift.Int.self, forKey: .bytes)
-        self.ratio = try container.decodeIfPresent(Swift.Double.self, forKey: .ratio)
-        self.weight = try container.decodeIfPresent(Swift.Double.self, forKey: .weight)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.payload = try container.decodeIfPresent(Foundation.Data.self, forKey: .payload)
-        self.encoded = try container.decodeIfPresent(Swift.String.self, forKey: .encoded)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.bytes = try reader.required(Swift.Int.self, .bytes)
+        self.ratio = try reader.optional(Swift.Double.self, .ratio)
+        self.weight = try reader.optional(Swift.Double.self, .weight)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.payload = try reader.optional(Foundation.Data.self, .payload)
+        self.encoded = try reader.optional(Swift.String.self, .encoded)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

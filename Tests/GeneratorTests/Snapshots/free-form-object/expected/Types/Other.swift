@@ -11,13 +11,15 @@ public typealias Parameters = [Swift.String: JSONValue]
 /// The `Tool` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Tool`.
-public struct Tool: Codable, Hashable, Sendable {
+public struct Tool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// JSON Schema of the function's parameters.
     public var parameters: Parameters?
     /// The `arguments` member.
     public var arguments: [Swift.String: JSONValue]
     /// The `anything` member.
     public var anything: JSONValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Tool`.
     ///
@@ -41,15 +43,17 @@ public struct Tool: Codable, Hashable, Sendable {
         case anything
     }
 
-    /// Decodes `Tool` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Tool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.parameters = try container.decodeIfPresent(Parameters.self, forKey: .parameters)
-        self.arguments = try container.decodeIfPresent([Swift.String: JSONValue].self, forKey: .arguments) ?? [:]
-        self.anything = try container.decodeIfPresent(JSONValue.self, forKey: .anything)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.parameters = try reader.optional(Parameters.self, .parameters)
+        self.arguments = try reader.required([Swift.String: JSONValue].self, .arguments)
+        self.anything = try reader.optional(JSONValue.self, .anything)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

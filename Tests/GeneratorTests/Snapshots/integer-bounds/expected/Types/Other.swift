@@ -6,13 +6,15 @@ import Foundation
 /// The `SamplingParams` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/SamplingParams`.
-public struct SamplingParams: Codable, Hashable, Sendable {
+public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `seed` member.
     public var seed: Swift.Int?
     /// The `max_tokens` member.
     public var maxTokens: Swift.Int?
     /// The `temperature` member.
     public var temperature: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SamplingParams`.
     ///
@@ -36,15 +38,17 @@ public struct SamplingParams: Codable, Hashable, Sendable {
         case temperature
     }
 
-    /// Decodes `SamplingParams` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SamplingParams` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.seed = try container.decodeIfPresent(Swift.Int.self, forKey: .seed)
-        self.maxTokens = try container.decodeIfPresent(Swift.Int.self, forKey: .maxTokens)
-        self.temperature = try container.decodeIfPresent(Swift.Double.self, forKey: .temperature)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.seed = try reader.optional(Swift.Int.self, .seed)
+        self.maxTokens = try reader.optional(Swift.Int.self, .maxTokens)
+        self.temperature = try reader.optional(Swift.Double.self, .temperature)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

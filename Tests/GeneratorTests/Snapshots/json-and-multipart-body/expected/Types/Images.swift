@@ -6,11 +6,13 @@ import Foundation
 /// The `EditImageBodyJson` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJson`.
-public struct EditImageBodyJSON: Codable, Hashable, Sendable {
+public struct EditImageBodyJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `prompt` member.
     public var prompt: Swift.String
     /// The `image_url` member.
     public var imageURL: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EditImageBodyJSON`.
     ///
@@ -30,14 +32,16 @@ public struct EditImageBodyJSON: Codable, Hashable, Sendable {
         case imageURL = "image_url"
     }
 
-    /// Decodes `EditImageBodyJSON` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EditImageBodyJSON` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.imageURL = try container.decode(Swift.String.self, forKey: .imageURL)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.imageURL = try reader.required(Swift.String.self, .imageURL)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -53,13 +57,15 @@ public struct EditImageBodyJSON: Codable, Hashable, Sendable {
 /// The `CreateImageEditRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
-public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartFormEncodable {
+public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Raw bytes.
     public var image: FileUpload
     /// The `prompt` member.
     public var prompt: Swift.String
     /// The `n` member.
     public var n: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateImageEditRequest`.
     ///
@@ -83,15 +89,17 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
         case n
     }
 
-    /// Decodes `CreateImageEditRequest` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CreateImageEditRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.image = try container.decode(FileUpload.self, forKey: .image)
-        self.prompt = try container.decode(Swift.String.self, forKey: .prompt)
-        self.n = try container.decodeIfPresent(Swift.Int.self, forKey: .n)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.image = try reader.required(FileUpload.self, .image)
+        self.prompt = try reader.required(Swift.String.self, .prompt)
+        self.n = try reader.optional(Swift.Int.self, .n)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -114,9 +122,11 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, MultipartForm
 /// The `ImagesResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ImagesResponse`.
-public struct ImagesResponse: Codable, Hashable, Sendable {
+public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `created` member.
     public var created: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImagesResponse`.
     ///
@@ -130,13 +140,15 @@ public struct ImagesResponse: Codable, Hashable, Sendable {
         case created
     }
 
-    /// Decodes `ImagesResponse` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ImagesResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.created = try container.decode(Swift.Int.self, forKey: .created)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.created = try reader.required(Swift.Int.self, .created)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

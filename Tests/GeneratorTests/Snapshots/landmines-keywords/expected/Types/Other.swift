@@ -6,9 +6,11 @@ import Foundation
 /// The `associatedtype` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/associatedtype`.
-public struct Associatedtype: Codable, Hashable, Sendable {
+public struct Associatedtype: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Associatedtype`.
     ///
@@ -23,14 +25,16 @@ public struct Associatedtype: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Associatedtype` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Associatedtype` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("associatedtype", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("associatedtype", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -46,9 +50,11 @@ public struct Associatedtype: Codable, Hashable, Sendable {
 /// The `class` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/class`.
-public struct Class: Codable, Hashable, Sendable {
+public struct Class: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Class`.
     ///
@@ -63,14 +69,16 @@ public struct Class: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Class` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Class` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("class", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("class", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -86,9 +94,11 @@ public struct Class: Codable, Hashable, Sendable {
 /// The `deinit` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/deinit`.
-public struct Deinit: Codable, Hashable, Sendable {
+public struct Deinit: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Deinit`.
     ///
@@ -103,14 +113,16 @@ public struct Deinit: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Deinit` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Deinit` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("deinit", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("deinit", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -126,9 +138,11 @@ public struct Deinit: Codable, Hashable, Sendable {
 /// The `enum` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/enum`.
-public struct Enum: Codable, Hashable, Sendable {
+public struct Enum: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Enum`.
     ///
@@ -143,14 +157,16 @@ public struct Enum: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Enum` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Enum` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("enum", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("enum", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -166,9 +182,11 @@ public struct Enum: Codable, Hashable, Sendable {
 /// The `extension` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/extension`.
-public struct Extension: Codable, Hashable, Sendable {
+public struct Extension: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Extension`.
     ///
@@ -183,14 +201,16 @@ public struct Extension: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Extension` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Extension` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("extension", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("extension", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -206,9 +226,11 @@ public struct Extension: Codable, Hashable, Sendable {
 /// The `fileprivate` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/fileprivate`.
-public struct Fileprivate: Codable, Hashable, Sendable {
+public struct Fileprivate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Fileprivate`.
     ///
@@ -223,14 +245,16 @@ public struct Fileprivate: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Fileprivate` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Fileprivate` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("fileprivate", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("fileprivate", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -246,9 +270,11 @@ public struct Fileprivate: Codable, Hashable, Sendable {
 /// The `func` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/func`.
-public struct Func: Codable, Hashable, Sendable {
+public struct Func: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Func`.
     ///
@@ -263,14 +289,16 @@ public struct Func: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Func` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Func` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("func", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("func", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -286,9 +314,11 @@ public struct Func: Codable, Hashable, Sendable {
 /// The `import` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/import`.
-public struct Import: Codable, Hashable, Sendable {
+public struct Import: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Import`.
     ///
@@ -303,14 +333,16 @@ public struct Import: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Import` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Import` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("import", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("import", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -326,9 +358,11 @@ public struct Import: Codable, Hashable, Sendable {
 /// The `init` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/init`.
-public struct Init: Codable, Hashable, Sendable {
+public struct Init: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Init`.
     ///
@@ -343,14 +377,16 @@ public struct Init: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Init` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Init` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("init", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("init", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -366,9 +402,11 @@ public struct Init: Codable, Hashable, Sendable {
 /// The `inout` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/inout`.
-public struct Inout: Codable, Hashable, Sendable {
+public struct Inout: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Inout`.
     ///
@@ -383,14 +421,16 @@ public struct Inout: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Inout` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Inout` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("inout", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("inout", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -406,9 +446,11 @@ public struct Inout: Codable, Hashable, Sendable {
 /// The `internal` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/internal`.
-public struct Internal: Codable, Hashable, Sendable {
+public struct Internal: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Internal`.
     ///
@@ -423,14 +465,16 @@ public struct Internal: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Internal` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Internal` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("internal", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("internal", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -446,9 +490,11 @@ public struct Internal: Codable, Hashable, Sendable {
 /// The `let` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/let`.
-public struct Let: Codable, Hashable, Sendable {
+public struct Let: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Let`.
     ///
@@ -463,14 +509,16 @@ public struct Let: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Let` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Let` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("let", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("let", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -486,9 +534,11 @@ public struct Let: Codable, Hashable, Sendable {
 /// The `open` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/open`.
-public struct Open: Codable, Hashable, Sendable {
+public struct Open: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Open`.
     ///
@@ -503,14 +553,16 @@ public struct Open: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Open` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Open` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("open", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("open", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -526,9 +578,11 @@ public struct Open: Codable, Hashable, Sendable {
 /// The `operator` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/operator`.
-public struct Operator: Codable, Hashable, Sendable {
+public struct Operator: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Operator`.
     ///
@@ -543,14 +597,16 @@ public struct Operator: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Operator` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Operator` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("operator", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("operator", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -566,9 +622,11 @@ public struct Operator: Codable, Hashable, Sendable {
 /// The `private` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/private`.
-public struct Private: Codable, Hashable, Sendable {
+public struct Private: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Private`.
     ///
@@ -583,14 +641,16 @@ public struct Private: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Private` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Private` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("private", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("private", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -606,9 +666,11 @@ public struct Private: Codable, Hashable, Sendable {
 /// The `precedencegroup` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/precedencegroup`.
-public struct Precedencegroup: Codable, Hashable, Sendable {
+public struct Precedencegroup: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Precedencegroup`.
     ///
@@ -623,14 +685,16 @@ public struct Precedencegroup: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Precedencegroup` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Precedencegroup` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("precedencegroup", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("precedencegroup", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -646,9 +710,11 @@ public struct Precedencegroup: Codable, Hashable, Sendable {
 /// The `protocol` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/protocol`.
-public struct ProtocolValue: Codable, Hashable, Sendable {
+public struct ProtocolValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProtocolValue`.
     ///
@@ -663,14 +729,16 @@ public struct ProtocolValue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ProtocolValue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProtocolValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("protocol", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("protocol", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -686,9 +754,11 @@ public struct ProtocolValue: Codable, Hashable, Sendable {
 /// The `public` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/public`.
-public struct Public: Codable, Hashable, Sendable {
+public struct Public: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Public`.
     ///
@@ -703,14 +773,16 @@ public struct Public: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Public` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Public` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("public", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("public", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -726,9 +798,11 @@ public struct Public: Codable, Hashable, Sendable {
 /// The `rethrows` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/rethrows`.
-public struct Rethrows: Codable, Hashable, Sendable {
+public struct Rethrows: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Rethrows`.
     ///
@@ -743,14 +817,16 @@ public struct Rethrows: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Rethrows` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Rethrows` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("rethrows", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("rethrows", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -766,9 +842,11 @@ public struct Rethrows: Codable, Hashable, Sendable {
 /// The `static` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/static`.
-public struct Static: Codable, Hashable, Sendable {
+public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Static`.
     ///
@@ -783,14 +861,16 @@ public struct Static: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Static` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Static` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("static", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("static", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -806,9 +886,11 @@ public struct Static: Codable, Hashable, Sendable {
 /// The `struct` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/struct`.
-public struct Struct: Codable, Hashable, Sendable {
+public struct Struct: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Struct`.
     ///
@@ -823,14 +905,16 @@ public struct Struct: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Struct` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Struct` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("struct", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("struct", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -846,9 +930,11 @@ public struct Struct: Codable, Hashable, Sendable {
 /// The `subscript` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/subscript`.
-public struct Subscript: Codable, Hashable, Sendable {
+public struct Subscript: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Subscript`.
     ///
@@ -863,14 +949,16 @@ public struct Subscript: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Subscript` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Subscript` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("subscript", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("subscript", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -886,9 +974,11 @@ public struct Subscript: Codable, Hashable, Sendable {
 /// The `typealias` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/typealias`.
-public struct Typealias: Codable, Hashable, Sendable {
+public struct Typealias: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Typealias`.
     ///
@@ -903,14 +993,16 @@ public struct Typealias: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Typealias` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Typealias` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("typealias", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("typealias", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -926,9 +1018,11 @@ public struct Typealias: Codable, Hashable, Sendable {
 /// The `var` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/var`.
-public struct Var: Codable, Hashable, Sendable {
+public struct Var: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Var`.
     ///
@@ -943,14 +1037,16 @@ public struct Var: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Var` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Var` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("var", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("var", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -966,9 +1062,11 @@ public struct Var: Codable, Hashable, Sendable {
 /// The `break` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/break`.
-public struct Break: Codable, Hashable, Sendable {
+public struct Break: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Break`.
     ///
@@ -983,14 +1081,16 @@ public struct Break: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Break` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Break` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("break", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("break", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1006,9 +1106,11 @@ public struct Break: Codable, Hashable, Sendable {
 /// The `case` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/case`.
-public struct Case: Codable, Hashable, Sendable {
+public struct Case: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Case`.
     ///
@@ -1023,14 +1125,16 @@ public struct Case: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Case` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Case` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("case", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("case", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1046,9 +1150,11 @@ public struct Case: Codable, Hashable, Sendable {
 /// The `catch` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/catch`.
-public struct Catch: Codable, Hashable, Sendable {
+public struct Catch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Catch`.
     ///
@@ -1063,14 +1169,16 @@ public struct Catch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Catch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Catch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("catch", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("catch", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1086,9 +1194,11 @@ public struct Catch: Codable, Hashable, Sendable {
 /// The `continue` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/continue`.
-public struct Continue: Codable, Hashable, Sendable {
+public struct Continue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Continue`.
     ///
@@ -1103,14 +1213,16 @@ public struct Continue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Continue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Continue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("continue", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("continue", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1126,9 +1238,11 @@ public struct Continue: Codable, Hashable, Sendable {
 /// The `default` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/default`.
-public struct Default: Codable, Hashable, Sendable {
+public struct Default: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Default`.
     ///
@@ -1143,14 +1257,16 @@ public struct Default: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Default` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Default` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("default", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("default", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1166,9 +1282,11 @@ public struct Default: Codable, Hashable, Sendable {
 /// The `defer` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/defer`.
-public struct Defer: Codable, Hashable, Sendable {
+public struct Defer: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Defer`.
     ///
@@ -1183,14 +1301,16 @@ public struct Defer: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Defer` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Defer` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("defer", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("defer", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1206,9 +1326,11 @@ public struct Defer: Codable, Hashable, Sendable {
 /// The `do` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/do`.
-public struct Do: Codable, Hashable, Sendable {
+public struct Do: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Do`.
     ///
@@ -1223,14 +1345,16 @@ public struct Do: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Do` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Do` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("do", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("do", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1246,9 +1370,11 @@ public struct Do: Codable, Hashable, Sendable {
 /// The `else` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/else`.
-public struct Else: Codable, Hashable, Sendable {
+public struct Else: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Else`.
     ///
@@ -1263,14 +1389,16 @@ public struct Else: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Else` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Else` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("else", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("else", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1286,9 +1414,11 @@ public struct Else: Codable, Hashable, Sendable {
 /// The `fallthrough` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/fallthrough`.
-public struct Fallthrough: Codable, Hashable, Sendable {
+public struct Fallthrough: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Fallthrough`.
     ///
@@ -1303,14 +1433,16 @@ public struct Fallthrough: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Fallthrough` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Fallthrough` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("fallthrough", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("fallthrough", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1326,9 +1458,11 @@ public struct Fallthrough: Codable, Hashable, Sendable {
 /// The `for` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/for`.
-public struct For: Codable, Hashable, Sendable {
+public struct For: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `For`.
     ///
@@ -1343,14 +1477,16 @@ public struct For: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `For` from its JSON object; members it does not declare are ignored.
+    /// Decodes `For` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("for", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("for", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1366,9 +1502,11 @@ public struct For: Codable, Hashable, Sendable {
 /// The `guard` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/guard`.
-public struct Guard: Codable, Hashable, Sendable {
+public struct Guard: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Guard`.
     ///
@@ -1383,14 +1521,16 @@ public struct Guard: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Guard` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Guard` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("guard", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("guard", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1406,9 +1546,11 @@ public struct Guard: Codable, Hashable, Sendable {
 /// The `if` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/if`.
-public struct If: Codable, Hashable, Sendable {
+public struct If: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `If`.
     ///
@@ -1423,14 +1565,16 @@ public struct If: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `If` from its JSON object; members it does not declare are ignored.
+    /// Decodes `If` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("if", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("if", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1446,9 +1590,11 @@ public struct If: Codable, Hashable, Sendable {
 /// The `in` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/in`.
-public struct In: Codable, Hashable, Sendable {
+public struct In: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `In`.
     ///
@@ -1463,14 +1609,16 @@ public struct In: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `In` from its JSON object; members it does not declare are ignored.
+    /// Decodes `In` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("in", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("in", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1486,9 +1634,11 @@ public struct In: Codable, Hashable, Sendable {
 /// The `repeat` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/repeat`.
-public struct Repeat: Codable, Hashable, Sendable {
+public struct Repeat: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Repeat`.
     ///
@@ -1503,14 +1653,16 @@ public struct Repeat: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Repeat` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Repeat` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("repeat", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("repeat", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1526,9 +1678,11 @@ public struct Repeat: Codable, Hashable, Sendable {
 /// The `return` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/return`.
-public struct Return: Codable, Hashable, Sendable {
+public struct Return: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Return`.
     ///
@@ -1543,14 +1697,16 @@ public struct Return: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Return` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Return` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("return", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("return", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1566,9 +1722,11 @@ public struct Return: Codable, Hashable, Sendable {
 /// The `throw` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/throw`.
-public struct Throw: Codable, Hashable, Sendable {
+public struct Throw: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Throw`.
     ///
@@ -1583,14 +1741,16 @@ public struct Throw: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Throw` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Throw` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("throw", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("throw", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1606,9 +1766,11 @@ public struct Throw: Codable, Hashable, Sendable {
 /// The `switch` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/switch`.
-public struct Switch: Codable, Hashable, Sendable {
+public struct Switch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Switch`.
     ///
@@ -1623,14 +1785,16 @@ public struct Switch: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Switch` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Switch` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("switch", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("switch", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1646,9 +1810,11 @@ public struct Switch: Codable, Hashable, Sendable {
 /// The `where` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/where`.
-public struct Where: Codable, Hashable, Sendable {
+public struct Where: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Where`.
     ///
@@ -1663,14 +1829,16 @@ public struct Where: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Where` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Where` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("where", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("where", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1686,9 +1854,11 @@ public struct Where: Codable, Hashable, Sendable {
 /// The `while` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/while`.
-public struct While: Codable, Hashable, Sendable {
+public struct While: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `While`.
     ///
@@ -1703,14 +1873,16 @@ public struct While: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `While` from its JSON object; members it does not declare are ignored.
+    /// Decodes `While` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("while", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("while", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1726,9 +1898,11 @@ public struct While: Codable, Hashable, Sendable {
 /// The `as` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/as`.
-public struct As: Codable, Hashable, Sendable {
+public struct As: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `As`.
     ///
@@ -1743,14 +1917,16 @@ public struct As: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `As` from its JSON object; members it does not declare are ignored.
+    /// Decodes `As` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("as", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("as", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1766,9 +1942,11 @@ public struct As: Codable, Hashable, Sendable {
 /// The `Any` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Any`.
-public struct AnyValue: Codable, Hashable, Sendable {
+public struct AnyValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AnyValue`.
     ///
@@ -1783,14 +1961,16 @@ public struct AnyValue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AnyValue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AnyValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Any", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Any", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1806,9 +1986,11 @@ public struct AnyValue: Codable, Hashable, Sendable {
 /// The `false` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/false`.
-public struct False: Codable, Hashable, Sendable {
+public struct False: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `False`.
     ///
@@ -1823,14 +2005,16 @@ public struct False: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `False` from its JSON object; members it does not declare are ignored.
+    /// Decodes `False` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("false", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("false", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1846,9 +2030,11 @@ public struct False: Codable, Hashable, Sendable {
 /// The `is` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/is`.
-public struct Is: Codable, Hashable, Sendable {
+public struct Is: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Is`.
     ///
@@ -1863,14 +2049,16 @@ public struct Is: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Is` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Is` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("is", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("is", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1886,9 +2074,11 @@ public struct Is: Codable, Hashable, Sendable {
 /// The `nil` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/nil`.
-public struct Nil: Codable, Hashable, Sendable {
+public struct Nil: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Nil`.
     ///
@@ -1903,14 +2093,16 @@ public struct Nil: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Nil` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Nil` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("nil", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("nil", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1926,9 +2118,11 @@ public struct Nil: Codable, Hashable, Sendable {
 /// The `self` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/self`.
-public struct SelfValue: Codable, Hashable, Sendable {
+public struct SelfValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SelfValue`.
     ///
@@ -1943,14 +2137,16 @@ public struct SelfValue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SelfValue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SelfValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("self", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("self", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1966,9 +2162,11 @@ public struct SelfValue: Codable, Hashable, Sendable {
 /// The `Self` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Self`.
-public struct SelfValueObject: Codable, Hashable, Sendable {
+public struct SelfValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SelfValueObject`.
     ///
@@ -1983,14 +2181,16 @@ public struct SelfValueObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SelfValueObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SelfValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Self", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Self", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2006,9 +2206,11 @@ public struct SelfValueObject: Codable, Hashable, Sendable {
 /// The `super` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/super`.
-public struct Super: Codable, Hashable, Sendable {
+public struct Super: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Super`.
     ///
@@ -2023,14 +2225,16 @@ public struct Super: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Super` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Super` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("super", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("super", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2046,9 +2250,11 @@ public struct Super: Codable, Hashable, Sendable {
 /// The `throws` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/throws`.
-public struct Throws: Codable, Hashable, Sendable {
+public struct Throws: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Throws`.
     ///
@@ -2063,14 +2269,16 @@ public struct Throws: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Throws` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Throws` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("throws", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("throws", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2086,9 +2294,11 @@ public struct Throws: Codable, Hashable, Sendable {
 /// The `true` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/true`.
-public struct True: Codable, Hashable, Sendable {
+public struct True: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `True`.
     ///
@@ -2103,14 +2313,16 @@ public struct True: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `True` from its JSON object; members it does not declare are ignored.
+    /// Decodes `True` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("true", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("true", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2126,9 +2338,11 @@ public struct True: Codable, Hashable, Sendable {
 /// The `try` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/try`.
-public struct Try: Codable, Hashable, Sendable {
+public struct Try: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Try`.
     ///
@@ -2143,14 +2357,16 @@ public struct Try: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Try` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Try` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("try", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("try", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2166,9 +2382,11 @@ public struct Try: Codable, Hashable, Sendable {
 /// The `await` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/await`.
-public struct Await: Codable, Hashable, Sendable {
+public struct Await: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Await`.
     ///
@@ -2183,14 +2401,16 @@ public struct Await: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Await` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Await` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("await", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("await", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2206,9 +2426,11 @@ public struct Await: Codable, Hashable, Sendable {
 /// The `async` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/async`.
-public struct Async: Codable, Hashable, Sendable {
+public struct Async: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Async`.
     ///
@@ -2223,14 +2445,16 @@ public struct Async: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Async` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Async` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("async", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("async", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2246,9 +2470,11 @@ public struct Async: Codable, Hashable, Sendable {
 /// The `consume` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/consume`.
-public struct Consume: Codable, Hashable, Sendable {
+public struct Consume: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Consume`.
     ///
@@ -2263,14 +2489,16 @@ public struct Consume: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Consume` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Consume` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("consume", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("consume", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2286,9 +2514,11 @@ public struct Consume: Codable, Hashable, Sendable {
 /// The `copy` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/copy`.
-public struct Copy: Codable, Hashable, Sendable {
+public struct Copy: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Copy`.
     ///
@@ -2303,14 +2533,16 @@ public struct Copy: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Copy` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Copy` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("copy", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("copy", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2326,9 +2558,11 @@ public struct Copy: Codable, Hashable, Sendable {
 /// The `discard` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/discard`.
-public struct Discard: Codable, Hashable, Sendable {
+public struct Discard: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Discard`.
     ///
@@ -2343,14 +2577,16 @@ public struct Discard: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Discard` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Discard` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("discard", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("discard", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2366,9 +2602,11 @@ public struct Discard: Codable, Hashable, Sendable {
 /// The `borrowing` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/borrowing`.
-public struct Borrowing: Codable, Hashable, Sendable {
+public struct Borrowing: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Borrowing`.
     ///
@@ -2383,14 +2621,16 @@ public struct Borrowing: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Borrowing` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Borrowing` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("borrowing", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("borrowing", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2406,9 +2646,11 @@ public struct Borrowing: Codable, Hashable, Sendable {
 /// The `consuming` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/consuming`.
-public struct Consuming: Codable, Hashable, Sendable {
+public struct Consuming: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Consuming`.
     ///
@@ -2423,14 +2665,16 @@ public struct Consuming: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Consuming` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Consuming` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("consuming", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("consuming", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2446,9 +2690,11 @@ public struct Consuming: Codable, Hashable, Sendable {
 /// The `package` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/package`.
-public struct Package: Codable, Hashable, Sendable {
+public struct Package: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Package`.
     ///
@@ -2463,14 +2709,16 @@ public struct Package: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Package` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Package` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("package", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("package", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2486,9 +2734,11 @@ public struct Package: Codable, Hashable, Sendable {
 /// The `some` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/some`.
-public struct Some: Codable, Hashable, Sendable {
+public struct Some: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Some`.
     ///
@@ -2503,14 +2753,16 @@ public struct Some: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Some` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Some` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("some", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("some", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2526,9 +2778,11 @@ public struct Some: Codable, Hashable, Sendable {
 /// The `any` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/any`.
-public struct AnyValueObject: Codable, Hashable, Sendable {
+public struct AnyValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AnyValueObject`.
     ///
@@ -2543,14 +2797,16 @@ public struct AnyValueObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AnyValueObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AnyValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("any", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("any", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2566,9 +2822,11 @@ public struct AnyValueObject: Codable, Hashable, Sendable {
 /// The `Type` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Type`.
-public struct TypeValue: Codable, Hashable, Sendable {
+public struct TypeValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TypeValue`.
     ///
@@ -2583,14 +2841,16 @@ public struct TypeValue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `TypeValue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TypeValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Type", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Type", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2606,9 +2866,11 @@ public struct TypeValue: Codable, Hashable, Sendable {
 /// The `Protocol` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Protocol`.
-public struct ProtocolValueObject: Codable, Hashable, Sendable {
+public struct ProtocolValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProtocolValueObject`.
     ///
@@ -2623,14 +2885,16 @@ public struct ProtocolValueObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ProtocolValueObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ProtocolValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Protocol", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Protocol", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2646,9 +2910,11 @@ public struct ProtocolValueObject: Codable, Hashable, Sendable {
 /// The `_` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/_`.
-public struct Value: Codable, Hashable, Sendable {
+public struct Value: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Value`.
     ///
@@ -2663,14 +2929,16 @@ public struct Value: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Value` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Value` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("_", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("_", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -2923,7 +3191,7 @@ public struct AllNamesAsEnumValues: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
+public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// type: `associatedtype`
     case `associatedtype`(Associatedtype)
     /// type: `class`

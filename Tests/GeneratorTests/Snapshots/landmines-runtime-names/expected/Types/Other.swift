@@ -6,9 +6,11 @@ import Foundation
 /// The `OpenAIClient` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/OpenAIClient`.
-public struct OpenAIClientObject: Codable, Hashable, Sendable {
+public struct OpenAIClientObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OpenAIClientObject`.
     ///
@@ -23,14 +25,16 @@ public struct OpenAIClientObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `OpenAIClientObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OpenAIClientObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("OpenAIClient", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("OpenAIClient", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -46,9 +50,11 @@ public struct OpenAIClientObject: Codable, Hashable, Sendable {
 /// The `OpenAIError` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/OpenAIError`.
-public struct OpenAIErrorObject: Codable, Hashable, Sendable {
+public struct OpenAIErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OpenAIErrorObject`.
     ///
@@ -63,14 +69,16 @@ public struct OpenAIErrorObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `OpenAIErrorObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OpenAIErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("OpenAIError", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("OpenAIError", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -86,9 +94,11 @@ public struct OpenAIErrorObject: Codable, Hashable, Sendable {
 /// The `JSONValue` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/JSONValue`.
-public struct JSONValueObject: Codable, Hashable, Sendable {
+public struct JSONValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `JSONValueObject`.
     ///
@@ -103,14 +113,16 @@ public struct JSONValueObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `JSONValueObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `JSONValueObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("JSONValue", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("JSONValue", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -126,9 +138,11 @@ public struct JSONValueObject: Codable, Hashable, Sendable {
 /// The `OpenEnum` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/OpenEnum`.
-public struct OpenEnumObject: Codable, Hashable, Sendable {
+public struct OpenEnumObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OpenEnumObject`.
     ///
@@ -143,14 +157,16 @@ public struct OpenEnumObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `OpenEnumObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `OpenEnumObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("OpenEnum", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("OpenEnum", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -166,9 +182,11 @@ public struct OpenEnumObject: Codable, Hashable, Sendable {
 /// The `AnyCodingKey` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AnyCodingKey`.
-public struct AnyCodingKeyObject: Codable, Hashable, Sendable {
+public struct AnyCodingKeyObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AnyCodingKeyObject`.
     ///
@@ -183,14 +201,16 @@ public struct AnyCodingKeyObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AnyCodingKeyObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AnyCodingKeyObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("AnyCodingKey", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("AnyCodingKey", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -206,9 +226,11 @@ public struct AnyCodingKeyObject: Codable, Hashable, Sendable {
 /// The `FileUpload` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FileUpload`.
-public struct FileUploadObject: Codable, Hashable, Sendable {
+public struct FileUploadObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileUploadObject`.
     ///
@@ -223,14 +245,16 @@ public struct FileUploadObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FileUploadObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FileUploadObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("FileUpload", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("FileUpload", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -246,9 +270,11 @@ public struct FileUploadObject: Codable, Hashable, Sendable {
 /// The `RequestOptions` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/RequestOptions`.
-public struct RequestOptionsObject: Codable, Hashable, Sendable {
+public struct RequestOptionsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RequestOptionsObject`.
     ///
@@ -263,14 +289,16 @@ public struct RequestOptionsObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `RequestOptionsObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `RequestOptionsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("RequestOptions", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("RequestOptions", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -286,9 +314,11 @@ public struct RequestOptionsObject: Codable, Hashable, Sendable {
 /// The `HTTPRequest` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/HTTPRequest`.
-public struct HTTPRequestObject: Codable, Hashable, Sendable {
+public struct HTTPRequestObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPRequestObject`.
     ///
@@ -303,14 +333,16 @@ public struct HTTPRequestObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `HTTPRequestObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HTTPRequestObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("HTTPRequest", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("HTTPRequest", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -326,9 +358,11 @@ public struct HTTPRequestObject: Codable, Hashable, Sendable {
 /// The `HTTPResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/HTTPResponse`.
-public struct HTTPResponseObject: Codable, Hashable, Sendable {
+public struct HTTPResponseObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPResponseObject`.
     ///
@@ -343,14 +377,16 @@ public struct HTTPResponseObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `HTTPResponseObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HTTPResponseObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("HTTPResponse", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("HTTPResponse", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -366,9 +402,11 @@ public struct HTTPResponseObject: Codable, Hashable, Sendable {
 /// The `HTTPTransport` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/HTTPTransport`.
-public struct HTTPTransportObject: Codable, Hashable, Sendable {
+public struct HTTPTransportObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPTransportObject`.
     ///
@@ -383,14 +421,16 @@ public struct HTTPTransportObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `HTTPTransportObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `HTTPTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("HTTPTransport", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("HTTPTransport", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -406,9 +446,11 @@ public struct HTTPTransportObject: Codable, Hashable, Sendable {
 /// The `URLSessionTransport` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/URLSessionTransport`.
-public struct URLSessionTransportObject: Codable, Hashable, Sendable {
+public struct URLSessionTransportObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLSessionTransportObject`.
     ///
@@ -423,14 +465,16 @@ public struct URLSessionTransportObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `URLSessionTransportObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLSessionTransportObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("URLSessionTransport", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("URLSessionTransport", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -446,9 +490,11 @@ public struct URLSessionTransportObject: Codable, Hashable, Sendable {
 /// The `Error` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Error`.
-public struct ErrorObject: Codable, Hashable, Sendable {
+public struct ErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorObject`.
     ///
@@ -463,14 +509,16 @@ public struct ErrorObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `ErrorObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ErrorObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Error", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Error", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -486,9 +534,11 @@ public struct ErrorObject: Codable, Hashable, Sendable {
 /// The `Data` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Data`.
-public struct DataObject: Codable, Hashable, Sendable {
+public struct DataObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DataObject`.
     ///
@@ -503,14 +553,16 @@ public struct DataObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `DataObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DataObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Data", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Data", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -526,9 +578,11 @@ public struct DataObject: Codable, Hashable, Sendable {
 /// The `URL` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/URL`.
-public struct URLObject: Codable, Hashable, Sendable {
+public struct URLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLObject`.
     ///
@@ -543,14 +597,16 @@ public struct URLObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `URLObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `URLObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("URL", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("URL", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -566,9 +622,11 @@ public struct URLObject: Codable, Hashable, Sendable {
 /// The `Date` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Date`.
-public struct DateObject: Codable, Hashable, Sendable {
+public struct DateObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DateObject`.
     ///
@@ -583,14 +641,16 @@ public struct DateObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `DateObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DateObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Date", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Date", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -606,9 +666,11 @@ public struct DateObject: Codable, Hashable, Sendable {
 /// The `String` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/String`.
-public struct StringObject: Codable, Hashable, Sendable {
+public struct StringObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `StringObject`.
     ///
@@ -623,14 +685,16 @@ public struct StringObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `StringObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `StringObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("String", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("String", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -646,9 +710,11 @@ public struct StringObject: Codable, Hashable, Sendable {
 /// The `Int` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Int`.
-public struct IntObject: Codable, Hashable, Sendable {
+public struct IntObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `IntObject`.
     ///
@@ -663,14 +729,16 @@ public struct IntObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `IntObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `IntObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Int", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Int", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -686,9 +754,11 @@ public struct IntObject: Codable, Hashable, Sendable {
 /// The `Bool` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Bool`.
-public struct BoolObject: Codable, Hashable, Sendable {
+public struct BoolObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BoolObject`.
     ///
@@ -703,14 +773,16 @@ public struct BoolObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `BoolObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `BoolObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Bool", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Bool", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -726,9 +798,11 @@ public struct BoolObject: Codable, Hashable, Sendable {
 /// The `Double` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Double`.
-public struct DoubleObject: Codable, Hashable, Sendable {
+public struct DoubleObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DoubleObject`.
     ///
@@ -743,14 +817,16 @@ public struct DoubleObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `DoubleObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DoubleObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Double", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Double", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -766,9 +842,11 @@ public struct DoubleObject: Codable, Hashable, Sendable {
 /// The `Codable` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Codable`.
-public struct CodableObject: Codable, Hashable, Sendable {
+public struct CodableObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodableObject`.
     ///
@@ -783,14 +861,16 @@ public struct CodableObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodableObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodableObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Codable", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Codable", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -806,9 +886,11 @@ public struct CodableObject: Codable, Hashable, Sendable {
 /// The `Decoder` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Decoder`.
-public struct DecoderObject: Codable, Hashable, Sendable {
+public struct DecoderObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DecoderObject`.
     ///
@@ -823,14 +905,16 @@ public struct DecoderObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `DecoderObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DecoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Decoder", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Decoder", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -846,9 +930,11 @@ public struct DecoderObject: Codable, Hashable, Sendable {
 /// The `Encoder` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Encoder`.
-public struct EncoderObject: Codable, Hashable, Sendable {
+public struct EncoderObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EncoderObject`.
     ///
@@ -863,14 +949,16 @@ public struct EncoderObject: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `EncoderObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EncoderObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Encoder", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Encoder", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -886,9 +974,11 @@ public struct EncoderObject: Codable, Hashable, Sendable {
 /// The `CodingKeys` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CodingKeys`.
-public struct CodingKeysValue: Codable, Hashable, Sendable {
+public struct CodingKeysValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodingKeysValue`.
     ///
@@ -903,14 +993,16 @@ public struct CodingKeysValue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `CodingKeysValue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CodingKeysValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("CodingKeys", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("CodingKeys", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -926,9 +1018,11 @@ public struct CodingKeysValue: Codable, Hashable, Sendable {
 /// The `Swift` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Swift`.
-public struct SwiftValue: Codable, Hashable, Sendable {
+public struct SwiftValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SwiftValue`.
     ///
@@ -943,14 +1037,16 @@ public struct SwiftValue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `SwiftValue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `SwiftValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Swift", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Swift", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -966,9 +1062,11 @@ public struct SwiftValue: Codable, Hashable, Sendable {
 /// The `Foundation` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Foundation`.
-public struct FoundationValue: Codable, Hashable, Sendable {
+public struct FoundationValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FoundationValue`.
     ///
@@ -983,14 +1081,16 @@ public struct FoundationValue: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `FoundationValue` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FoundationValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("Foundation", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("Foundation", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1006,9 +1106,11 @@ public struct FoundationValue: Codable, Hashable, Sendable {
 /// The `unknown` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/unknown`.
-public struct Unknown: Codable, Hashable, Sendable {
+public struct Unknown: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `value` member.
     public var value: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Unknown`.
     ///
@@ -1023,14 +1125,16 @@ public struct Unknown: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `Unknown` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Unknown` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("unknown", forKey: .type)
-        self.value = try container.decodeIfPresent(Swift.String.self, forKey: .value)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("unknown", .type, required: true)
+        self.value = try reader.optional(Swift.String.self, .value)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1046,7 +1150,7 @@ public struct Unknown: Codable, Hashable, Sendable {
 /// The `AllNamesAsProperties` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
-public struct AllNamesAsProperties: Codable, Hashable, Sendable {
+public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `OpenAIClient` member.
     public var openAIClient: Swift.String
     /// The `OpenAIError` member.
@@ -1103,6 +1207,8 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
     public var description: Swift.String?
     /// The `hashValue` member.
     public var hashValue: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AllNamesAsProperties`.
     ///
@@ -1226,40 +1332,42 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable {
         case hashValue
     }
 
-    /// Decodes `AllNamesAsProperties` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AllNamesAsProperties` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.openAIClient = try container.decode(Swift.String.self, forKey: .openAIClient)
-        self.openAIError = try container.decode(Swift.String.self, forKey: .openAIError)
-        self.jsonValue = try container.decode(Swift.String.self, forKey: .jsonValue)
-        self.openEnum = try container.decodeIfPresent(Swift.String.self, forKey: .openEnum)
-        self.anyCodingKey = try container.decodeIfPresent(Swift.String.self, forKey: .anyCodingKey)
-        self.fileUpload = try container.decodeIfPresent(Swift.String.self, forKey: .fileUpload)
-        self.requestOptions = try container.decodeIfPresent(Swift.String.self, forKey: .requestOptions)
-        self.httpRequest = try container.decodeIfPresent(Swift.String.self, forKey: .httpRequest)
-        self.httpResponse = try container.decodeIfPresent(Swift.String.self, forKey: .httpResponse)
-        self.httpTransport = try container.decodeIfPresent(Swift.String.self, forKey: .httpTransport)
-        self.urlSessionTransport = try container.decodeIfPresent(Swift.String.self, forKey: .urlSessionTransport)
-        self.error = try container.decodeIfPresent(Swift.String.self, forKey: .error)
-        self.data = try container.decodeIfPresent(Swift.String.self, forKey: .data)
-        self.url = try container.decodeIfPresent(Swift.String.self, forKey: .url)
-        self.date = try container.decodeIfPresent(Swift.String.self, forKey: .date)
-        self.string = try container.decodeIfPresent(Swift.String.self, forKey: .string)
-        self.int = try container.decodeIfPresent(Swift.String.self, forKey: .int)
-        self.bool = try container.decodeIfPresent(Swift.String.self, forKey: .bool)
-        self.double = try container.decodeIfPresent(Swift.String.self, forKey: .double)
-        self.codable = try container.decodeIfPresent(Swift.String.self, forKey: .codable)
-        self.decoder = try container.decodeIfPresent(Swift.String.self, forKey: .decoder)
-        self.encoder = try container.decodeIfPresent(Swift.String.self, forKey: .encoder)
-        self.codingKeys = try container.decodeIfPresent(Swift.String.self, forKey: .codingKeys)
-        self.swift = try container.decodeIfPresent(Swift.String.self, forKey: .swift)
-        self.foundation = try container.decodeIfPresent(Swift.String.self, forKey: .foundation)
-        self.unknown = try container.decodeIfPresent(Swift.String.self, forKey: .unknown)
-        self.description = try container.decodeIfPresent(Swift.String.self, forKey: .description)
-        self.hashValue = try container.decodeIfPresent(Swift.String.self, forKey: .hashValue)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.openAIClient = try reader.required(Swift.String.self, .openAIClient)
+        self.openAIError = try reader.required(Swift.String.self, .openAIError)
+        self.jsonValue = try reader.required(Swift.String.self, .jsonValue)
+        self.openEnum = try reader.optional(Swift.String.self, .openEnum)
+        self.anyCodingKey = try reader.optional(Swift.String.self, .anyCodingKey)
+        self.fileUpload = try reader.optional(Swift.String.self, .fileUpload)
+        self.requestOptions = try reader.optional(Swift.String.self, .requestOptions)
+        self.httpRequest = try reader.optional(Swift.String.self, .httpRequest)
+        self.httpResponse = try reader.optional(Swift.String.self, .httpResponse)
+        self.httpTransport = try reader.optional(Swift.String.self, .httpTransport)
+        self.urlSessionTransport = try reader.optional(Swift.String.self, .urlSessionTransport)
+        self.error = try reader.optional(Swift.String.self, .error)
+        self.data = try reader.optional(Swift.String.self, .data)
+        self.url = try reader.optional(Swift.String.self, .url)
+        self.date = try reader.optional(Swift.String.self, .date)
+        self.string = try reader.optional(Swift.String.self, .string)
+        self.int = try reader.optional(Swift.String.self, .int)
+        self.bool = try reader.optional(Swift.String.self, .bool)
+        self.double = try reader.optional(Swift.String.self, .double)
+        self.codable = try reader.optional(Swift.String.self, .codable)
+        self.decoder = try reader.optional(Swift.String.self, .decoder)
+        self.encoder = try reader.optional(Swift.String.self, .encoder)
+        self.codingKeys = try reader.optional(Swift.String.self, .codingKeys)
+        self.swift = try reader.optional(Swift.String.self, .swift)
+        self.foundation = try reader.optional(Swift.String.self, .foundation)
+        self.unknown = try reader.optional(Swift.String.self, .unknown)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.hashValue = try reader.optional(Swift.String.self, .hashValue)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -1400,7 +1508,7 @@ public struct AllNamesAsEnumValues: OpenEnum {
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
-public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable {
+public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// type: `OpenAIClient`
     case openAIClient(OpenAIClientObject)
     /// type: `OpenAIError`

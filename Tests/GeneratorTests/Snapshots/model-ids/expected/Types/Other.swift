@@ -6,11 +6,13 @@ import Foundation
 /// The `Request` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Request`.
-public struct Request: Codable, Hashable, Sendable {
+public struct Request: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `model` member.
     public var model: ChatModel
     /// The `voice` member.
     public var voice: Request.Voice?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Request`.
     ///
@@ -30,14 +32,16 @@ public struct Request: Codable, Hashable, Sendable {
         case voice
     }
 
-    /// Decodes `Request` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Request` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.model = try container.decode(ChatModel.self, forKey: .model)
-        self.voice = try container.decodeIfPresent(Request.Voice.self, forKey: .voice)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.model = try reader.required(ChatModel.self, .model)
+        self.voice = try reader.optional(Request.Voice.self, .voice)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,13 +6,15 @@ import Foundation
 /// The `Foo_Bar` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Foo_Bar`.
-public struct FooBar: Codable, Hashable, Sendable {
+public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `file_id` member.
     public var fileID: Swift.String
     /// The `fileId` member.
     public var fileID2: Swift.String?
     /// Inline object whose natural nested name is the top-level `Settings`.
     public var settings: FooBar.SettingsValue?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FooBar`.
     ///
@@ -36,15 +38,17 @@ public struct FooBar: Codable, Hashable, Sendable {
         case settings
     }
 
-    /// Decodes `FooBar` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FooBar` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.fileID2 = try container.decodeIfPresent(Swift.String.self, forKey: .fileID2)
-        self.settings = try container.decodeIfPresent(FooBar.SettingsValue.self, forKey: .settings)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.fileID2 = try reader.optional(Swift.String.self, .fileID2)
+        self.settings = try reader.optional(FooBar.SettingsValue.self, .settings)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -60,9 +64,11 @@ public struct FooBar: Codable, Hashable, Sendable {
     /// Inline object whose natural nested name is the top-level `Settings`.
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/settings`.
-    public struct SettingsValue: Codable, Hashable, Sendable {
+    public struct SettingsValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `mode` member.
         public var mode: Swift.String?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `SettingsValue`.
         ///
@@ -76,13 +82,15 @@ public struct FooBar: Codable, Hashable, Sendable {
             case mode
         }
 
-        /// Decodes `SettingsValue` from its JSON object; members it does not declare are ignored.
+        /// Decodes `SettingsValue` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            self.mode = try container.decodeIfPresent(Swift.String.self, forKey: .mode)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.mode = try reader.optional(Swift.String.self, .mode)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.
@@ -98,9 +106,11 @@ public struct FooBar: Codable, Hashable, Sendable {
 /// The `FooBar` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/FooBar`.
-public struct FooBarObject: Codable, Hashable, Sendable {
+public struct FooBarObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `name` member.
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FooBarObject`.
     ///
@@ -114,13 +124,15 @@ public struct FooBarObject: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `FooBarObject` from its JSON object; members it does not declare are ignored.
+    /// Decodes `FooBarObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -135,9 +147,11 @@ public struct FooBarObject: Codable, Hashable, Sendable {
 /// The `Settings` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Settings`.
-public struct Settings: Codable, Hashable, Sendable {
+public struct Settings: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `theme` member.
     public var theme: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Settings`.
     ///
@@ -151,13 +165,15 @@ public struct Settings: Codable, Hashable, Sendable {
         case theme
     }
 
-    /// Decodes `Settings` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Settings` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.theme = try container.decodeIfPresent(Swift.String.self, forKey: .theme)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.theme = try reader.optional(Swift.String.self, .theme)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

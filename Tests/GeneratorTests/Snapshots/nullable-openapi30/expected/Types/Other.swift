@@ -6,13 +6,15 @@ import Foundation
 /// The `Thread` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Thread`.
-public struct Thread: Codable, Hashable, Sendable {
+public struct Thread: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `metadata` member.
     public var metadata: [Swift.String: Swift.String]?
     /// The `title` member.
     public var title: Swift.String?
     /// The `archived` member.
     public var archived: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Thread`.
     ///
@@ -36,15 +38,17 @@ public struct Thread: Codable, Hashable, Sendable {
         case archived
     }
 
-    /// Decodes `Thread` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Thread` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.metadata = try container.decodeIfPresent([Swift.String: Swift.String].self, forKey: .metadata)
-        self.title = try container.decodeIfPresent(Swift.String.self, forKey: .title)
-        self.archived = try container.decodeIfPresent(Swift.Bool.self, forKey: .archived)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.metadata = try reader.optional([Swift.String: Swift.String].self, .metadata)
+        self.title = try reader.optional(Swift.String.self, .title)
+        self.archived = try reader.optional(Swift.Bool.self, .archived)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

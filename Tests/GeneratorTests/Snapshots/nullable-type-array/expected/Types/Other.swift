@@ -6,13 +6,15 @@ import Foundation
 /// The `Run` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Run`.
-public struct Run: Codable, Hashable, Sendable {
+public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Required, but may be null.
     public var requiredNullable: Swift.String?
     /// May be absent.
     public var optionalPlain: Swift.String?
     /// May be absent or null.
     public var optionalNullable: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Run`.
     ///
@@ -36,15 +38,17 @@ public struct Run: Codable, Hashable, Sendable {
         case optionalNullable = "optional_nullable"
     }
 
-    /// Decodes `Run` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.requiredNullable = try container.decodeIfPresent(Swift.String.self, forKey: .requiredNullable)
-        self.optionalPlain = try container.decodeIfPresent(Swift.String.self, forKey: .optionalPlain)
-        self.optionalNullable = try container.decodeIfPresent(Swift.Int.self, forKey: .optionalNullable)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.requiredNullable = try reader.optional(Swift.String.self, .requiredNullable)
+        self.optionalPlain = try reader.optional(Swift.String.self, .optionalPlain)
+        self.optionalNullable = try reader.optional(Swift.Int.self, .optionalNullable)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,7 +6,7 @@ import Foundation
 /// A file attached to a vector store.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFile`.
-public struct VectorStoreFile: Codable, Hashable, Sendable {
+public struct VectorStoreFile: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier.
     public var id: Swift.String
     /// The `file_id` member.
@@ -23,6 +23,8 @@ public struct VectorStoreFile: Codable, Hashable, Sendable {
     public var isReady: Swift.Bool?
     /// The `score` member.
     public var score: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreFile`.
     ///
@@ -66,20 +68,22 @@ public struct VectorStoreFile: Codable, Hashable, Sendable {
         case score
     }
 
-    /// Decodes `VectorStoreFile` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFile` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.id = try container.decode(Swift.String.self, forKey: .id)
-        self.fileID = try container.decode(Swift.String.self, forKey: .fileID)
-        self.createdAt = try container.decode(Swift.Int.self, forKey: .createdAt)
-        self.displayName = try container.decodeIfPresent(Swift.String.self, forKey: .displayName)
-        self.usageBytes = try container.decodeIfPresent(Swift.Int.self, forKey: .usageBytes)
-        self.imageURL = try container.decodeIfPresent(Swift.String.self, forKey: .imageURL)
-        self.isReady = try container.decodeIfPresent(Swift.Bool.self, forKey: .isReady)
-        self.score = try container.decodeIfPresent(Swift.Double.self, forKey: .score)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.displayName = try reader.optional(Swift.String.self, .displayName)
+        self.usageBytes = try reader.optional(Swift.Int.self, .usageBytes)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.isReady = try reader.optional(Swift.Bool.self, .isReady)
+        self.score = try reader.optional(Swift.Double.self, .score)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

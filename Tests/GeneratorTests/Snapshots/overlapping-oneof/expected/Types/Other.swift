@@ -6,11 +6,13 @@ import Foundation
 /// The `EasyInputMessage` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/EasyInputMessage`.
-public struct EasyInputMessage: Codable, Hashable, Sendable {
+public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `role` member.
     public var role: Swift.String
     /// The `content` member.
     public var content: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EasyInputMessage`.
     ///
@@ -30,14 +32,16 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
         case content
     }
 
-    /// Decodes `EasyInputMessage` from its JSON object; members it does not declare are ignored.
+    /// Decodes `EasyInputMessage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.role = try container.decode(Swift.String.self, forKey: .role)
-        self.content = try container.decode(Swift.String.self, forKey: .content)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.role = try reader.required(Swift.String.self, .role)
+        self.content = try reader.required(Swift.String.self, .content)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -53,11 +57,13 @@ public struct EasyInputMessage: Codable, Hashable, Sendable {
 /// The `Item` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Item`.
-public struct Item: Codable, Hashable, Sendable {
+public struct Item: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `role` member.
     public var role: Swift.String
     /// The `id` member.
     public var id: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Item`.
     ///
@@ -77,14 +83,16 @@ public struct Item: Codable, Hashable, Sendable {
         case id
     }
 
-    /// Decodes `Item` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Item` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.role = try container.decode(Swift.String.self, forKey: .role)
-        self.id = try container.decodeIfPresent(Swift.String.self, forKey: .id)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.role = try reader.required(Swift.String.self, .role)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -102,7 +110,7 @@ public struct Item: Codable, Hashable, Sendable {
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
-public enum InputItem: Codable, Hashable, Sendable {
+public enum InputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     case easyInputMessage(EasyInputMessage)
     case item(Item)
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -112,11 +120,11 @@ public enum InputItem: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? EasyInputMessage(from: decoder) {
+        if let value = decoder.attemptCase(EasyInputMessage.self) {
             self = .easyInputMessage(value)
             return
         }
-        if let value = try? Item(from: decoder) {
+        if let value = decoder.attemptCase(Item.self) {
             self = .item(value)
             return
         }

@@ -6,11 +6,13 @@ import Foundation
 /// The `VectorStoreFileList` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileList`.
-public struct VectorStoreFileList: Codable, Hashable, Sendable, CursorPage {
+public struct VectorStoreFileList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// The `data` member.
     public var data: [Swift.String]
     /// The `has_more` member.
     public var hasMore: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `VectorStoreFileList`.
     ///
@@ -31,15 +33,17 @@ public struct VectorStoreFileList: Codable, Hashable, Sendable, CursorPage {
         case object
     }
 
-    /// Decodes `VectorStoreFileList` from its JSON object; members it does not declare are ignored.
+    /// Decodes `VectorStoreFileList` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("list", forKey: .object)
-        self.data = try container.decodeIfPresent([Swift.String].self, forKey: .data) ?? []
-        self.hasMore = try container.decode(Swift.Bool.self, forKey: .hasMore)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("list", .object, required: true)
+        self.data = try reader.required([Swift.String].self, .data)
+        self.hasMore = try reader.required(Swift.Bool.self, .hasMore)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

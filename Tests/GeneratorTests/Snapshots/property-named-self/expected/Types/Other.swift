@@ -6,11 +6,13 @@ import Foundation
 /// A HAL-style link object whose `self` member shadows `self` in the memberwise init.
 ///
 /// - Remark: Generated from `#/components/schemas/Link`.
-public struct Link: Codable, Hashable, Sendable {
+public struct Link: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `self` member.
     public var `self`: Swift.String
     /// The `name` member.
     public var name: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Link`.
     ///
@@ -30,14 +32,16 @@ public struct Link: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `Link` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Link` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.`self` = try container.decode(Swift.String.self, forKey: .`self`)
-        self.name = try container.decodeIfPresent(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.`self` = try reader.required(Swift.String.self, .`self`)
+        self.name = try reader.optional(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `CompoundFilter` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
-public struct CompoundFilter: Codable, Hashable, Sendable {
+public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `type` member.
     public var type: CompoundFilter.TypeValue
     /// The `filters` member.
     public var filters: [CompoundFilter.Filter]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompoundFilter`.
     ///
@@ -30,14 +32,16 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         case filters
     }
 
-    /// Decodes `CompoundFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `CompoundFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.type = try container.decode(CompoundFilter.TypeValue.self, forKey: .type)
-        self.filters = try container.decodeIfPresent([CompoundFilter.Filter].self, forKey: .filters) ?? []
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(CompoundFilter.TypeValue.self, .type)
+        self.filters = try reader.required([CompoundFilter.Filter].self, .filters)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -73,7 +77,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
-    public enum Filter: Codable, Hashable, Sendable {
+    public enum Filter: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         case comparisonFilter(ComparisonFilter)
         case compoundFilter(CompoundFilter)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -83,11 +87,11 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
         ///
         /// - Throws: `DecodingError` only when the input is not JSON.
         public init(from decoder: any Decoder) throws {
-            if let value = try? ComparisonFilter(from: decoder) {
+            if let value = decoder.attemptCase(ComparisonFilter.self) {
                 self = .comparisonFilter(value)
                 return
             }
-            if let value = try? CompoundFilter(from: decoder) {
+            if let value = decoder.attemptCase(CompoundFilter.self) {
                 self = .compoundFilter(value)
                 return
             }
@@ -110,9 +114,11 @@ public struct CompoundFilter: Codable, Hashable, Sendable {
 /// The `ComparisonFilter` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
-public struct ComparisonFilter: Codable, Hashable, Sendable {
+public struct ComparisonFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `key` member.
     public var key: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComparisonFilter`.
     ///
@@ -126,13 +132,15 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
         case key
     }
 
-    /// Decodes `ComparisonFilter` from its JSON object; members it does not declare are ignored.
+    /// Decodes `ComparisonFilter` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.key = try container.decode(Swift.String.self, forKey: .key)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.key = try reader.required(Swift.String.self, .key)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -147,7 +155,7 @@ public struct ComparisonFilter: Codable, Hashable, Sendable {
 /// The `TreeNode` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/TreeNode`.
-public struct TreeNode: Codable, Hashable, Sendable {
+public struct TreeNode: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `name` member.
     public var name: Swift.String
     private var _parent: Indirect<TreeNode>?
@@ -158,6 +166,8 @@ public struct TreeNode: Codable, Hashable, Sendable {
     }
     /// The `children` member.
     public var children: [TreeNode]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TreeNode`.
     ///
@@ -181,15 +191,17 @@ public struct TreeNode: Codable, Hashable, Sendable {
         case children
     }
 
-    /// Decodes `TreeNode` from its JSON object; members it does not declare are ignored.
+    /// Decodes `TreeNode` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
-        self._parent = try container.decodeIfPresent(TreeNode.self, forKey: .parent).map(Indirect.init)
-        self.children = try container.decodeIfPresent([TreeNode].self, forKey: .children)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self._parent = try reader.optional(TreeNode.self, .parent).map(Indirect.init)
+        self.children = try reader.optional([TreeNode].self, .children)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -6,9 +6,11 @@ import Foundation
 /// The `AudioDoneEvent` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/AudioDoneEvent`.
-public struct AudioDoneEvent: Codable, Hashable, Sendable {
+public struct AudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `sequence_number` member.
     public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AudioDoneEvent`.
     ///
@@ -23,14 +25,16 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable {
         case type
     }
 
-    /// Decodes `AudioDoneEvent` from its JSON object; members it does not declare are ignored.
+    /// Decodes `AudioDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        try container.decodeConstant("response.audio.done", forKey: .type)
-        self.sequenceNumber = try container.decode(Swift.Int.self, forKey: .sequenceNumber)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.audio.done", .type, required: true)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -46,9 +50,11 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable {
 /// The `DuplicateRequired` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/DuplicateRequired`.
-public struct DuplicateRequired: Codable, Hashable, Sendable {
+public struct DuplicateRequired: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The `name` member.
     public var name: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DuplicateRequired`.
     ///
@@ -62,13 +68,15 @@ public struct DuplicateRequired: Codable, Hashable, Sendable {
         case name
     }
 
-    /// Decodes `DuplicateRequired` from its JSON object; members it does not declare are ignored.
+    /// Decodes `DuplicateRequired` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.name = try container.decode(Swift.String.self, forKey: .name)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -34,11 +34,13 @@ public struct RunStatus: OpenEnum {
 /// The `Run` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Run`.
-public struct Run: Codable, Hashable, Sendable {
+public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The status of a run.
     public var status: RunStatus
     /// The `reasoning_effort` member.
     public var reasoningEffort: Run.ReasoningEffort?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Run`.
     ///
@@ -58,14 +60,16 @@ public struct Run: Codable, Hashable, Sendable {
         case reasoningEffort = "reasoning_effort"
     }
 
-    /// Decodes `Run` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Run` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.status = try container.decode(RunStatus.self, forKey: .status)
-        self.reasoningEffort = try container.decodeIfPresent(Run.ReasoningEffort.self, forKey: .reasoningEffort)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.status = try reader.required(RunStatus.self, .status)
+        self.reasoningEffort = try reader.optional(Run.ReasoningEffort.self, .reasoningEffort)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -8,7 +8,7 @@ import Foundation
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/EmbeddingInput`.
-public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum EmbeddingInput: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     case integers([Swift.Int])
@@ -22,15 +22,15 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLite
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? [Swift.String](from: decoder) {
+        if let value = decoder.attemptCase([Swift.String].self) {
             self = .strings(value)
             return
         }
-        if let value = try? [Swift.Int](from: decoder) {
+        if let value = decoder.attemptCase([Swift.Int].self) {
             self = .integers(value)
             return
         }
@@ -55,7 +55,7 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, ExpressibleByStringLite
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.
-public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringLiteral {
+public enum StopConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
     case string(Swift.String)
     case strings([Swift.String])
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -68,11 +68,11 @@ public enum StopConfiguration: Codable, Hashable, Sendable, ExpressibleByStringL
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        if let value = try? Swift.String(from: decoder) {
+        if let value = decoder.attemptCase(Swift.String.self) {
             self = .string(value)
             return
         }
-        if let value = try? [Swift.String](from: decoder) {
+        if let value = decoder.attemptCase([Swift.String].self) {
             self = .strings(value)
             return
         }

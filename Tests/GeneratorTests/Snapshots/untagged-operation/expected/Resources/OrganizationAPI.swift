@@ -45,9 +45,11 @@ extension OrganizationCostsAPI {
     /// The `schema` schema.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1costs/get/responses/200/content/application~1json/schema`.
-    public struct RetrieveResponse: Codable, Hashable, Sendable {
+    public struct RetrieveResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The `amount` member.
         public var amount: Swift.Double
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RetrieveResponse`.
         ///
@@ -62,14 +64,16 @@ extension OrganizationCostsAPI {
             case object
         }
 
-        /// Decodes `RetrieveResponse` from its JSON object; members it does not declare are ignored.
+        /// Decodes `RetrieveResponse` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
         ///
-        /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-        ///   of a member whose value does not fit its type.
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
         public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            try container.decodeConstant("page", forKey: .object)
-            self.amount = try container.decode(Swift.Double.self, forKey: .amount)
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            try reader.constant("page", .object, required: true)
+            self.amount = try reader.required(Swift.Double.self, .amount)
+            self.specDeviations = reader.finish()
         }
 
         /// Encodes this value as its JSON object, constants included.

@@ -6,11 +6,13 @@ import Foundation
 /// The `Color` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Color`.
-public struct Color: Codable, Hashable, Sendable {
+public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var shade: Color.Shade
     /// The `alpha` member.
     public var alpha: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Color`.
     ///
@@ -30,14 +32,16 @@ public struct Color: Codable, Hashable, Sendable {
         case alpha
     }
 
-    /// Decodes `Color` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Color` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.shade = try container.decode(Color.Shade.self, forKey: .shade)
-        self.alpha = try container.decodeIfPresent(Swift.Double.self, forKey: .alpha)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.shade = try reader.required(Color.Shade.self, .shade)
+        self.alpha = try reader.optional(Swift.Double.self, .alpha)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.
@@ -72,11 +76,13 @@ public struct Color: Codable, Hashable, Sendable {
 /// The `Palette` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/Palette`.
-public struct Palette: Codable, Hashable, Sendable {
+public struct Palette: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var background: Palette.Background
     /// The `opacity` member.
     public var opacity: Swift.Double?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Palette`.
     ///
@@ -96,14 +102,16 @@ public struct Palette: Codable, Hashable, Sendable {
         case opacity
     }
 
-    /// Decodes `Palette` from its JSON object; members it does not declare are ignored.
+    /// Decodes `Palette` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
-    /// - Throws: `DecodingError` naming the coding path of a required member that is missing or
-    ///   of a member whose value does not fit its type.
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.background = try container.decode(Palette.Background.self, forKey: .background)
-        self.opacity = try container.decodeIfPresent(Swift.Double.self, forKey: .opacity)
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.background = try reader.required(Palette.Background.self, .background)
+        self.opacity = try reader.optional(Swift.Double.self, .opacity)
+        self.specDeviations = reader.finish()
     }
 
     /// Encodes this value as its JSON object, constants included.

@@ -1,0 +1,86 @@
+/// Every ``SpecDeviations`` inside a decoded value, with where it was found: for logging spec
+/// drift of a whole reply.
+///
+/// ```swift
+/// let page = try await client.vectorStores.list()
+/// for entry in SpecDeviationReport(page).entries {
+///     print(entry)  // data[0]: missing usage_bytes
+/// }
+/// ```
+///
+/// It walks the value with `Mirror`, so it costs far more than decoding did: use it for
+/// diagnostics, not on every reply.
+public struct SpecDeviationReport: Sendable, CustomStringConvertible {
+    /// One object's deviations.
+    public struct Entry: Sendable, Hashable, CustomStringConvertible {
+        /// Where the object is, in Swift property names and array indices (`data[0].fileCounts`);
+        /// empty for the value itself.
+        public var path: String
+        /// The object's deviations.
+        public var deviations: SpecDeviations
+
+        /// `path: deviations`.
+        public var description: String { path.isEmpty ? "\(deviations)" : "\(path): \(deviations)" }
+    }
+
+    /// The objects with deviations, in the order the walk met them (members in declaration
+    /// order, elements by index, dictionary values by key).
+    public private(set) var entries: [Entry] = []
+
+    /// Collects the deviations inside `value`.
+    ///
+    /// - Parameter value: A decoded value: a generated type, or an array, dictionary or optional
+    ///   of them.
+    public init(_ value: Any) {
+        walk(value, path: "", depth: 0)
+    }
+
+    /// Whether no object inside the value deviated from its schema.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    /// One line per entry.
+    public var description: String {
+        entries.isEmpty ? "no deviations" : entries.map(\.description).joined(separator: "\n")
+    }
+
+    private mutating func walk(_ value: Any, path: String, depth: Int) {
+        guard depth < 256 else { return }
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            // `as?` looks through optionals: the payload is checked once, below.
+            for child in mirror.children { walk(child.value, path: path, depth: depth + 1) }
+            return
+        }
+        if let reporting = value as? any SpecDeviationReporting, !reporting.specDeviations.isEmpty {
+            entries.append(Entry(path: path, deviations: reporting.specDeviations))
+        }
+        if value is JSONValue || value is String { return }
+        switch mirror.displayStyle {
+        case .collection?, .set?:
+            for (index, child) in mirror.children.enumerated() {
+                walk(child.value, path: "\(path)[\(index)]", depth: depth + 1)
+            }
+        case .dictionary?:
+            let pairs = mirror.children.compactMap { child -> (String, Any)? in
+                let pair = Array(Mirror(reflecting: child.value).children)
+                guard pair.count == 2 else { return nil }
+                return ("\(pair[0].value)", pair[1].value)
+            }
+            for (key, element) in pairs.sorted(by: { $0.0 < $1.0 }) {
+                walk(element, path: "\(path)[\(key)]", depth: depth + 1)
+            }
+        case .enum?:
+            // A union case's payload sits at the same path.
+            for child in mirror.children { walk(child.value, path: path, depth: depth + 1) }
+        case .class?:
+            // `Indirect` boxes of recursive members.
+            for child in mirror.children { walk(child.value, path: path, depth: depth + 1) }
+        default:
+            for child in mirror.children {
+                guard var label = child.label, label != "specDeviations" else { continue }
+                if label.hasPrefix("_") { label.removeFirst() }
+                walk(child.value, path: path.isEmpty ? label : "\(path).\(label)", depth: depth + 1)
+            }
+        }
+    }
+}
