@@ -466,9 +466,18 @@ class _Context:
         delay = (_int(control.get("chunk-delay-ms"), 0) or 0) / 1000
         error_after = _int(control.get("stream-error-after"))
         drop_after = _int(control.get("drop-after-frames"))
+        end_after_bytes = _int(control.get("end-after-bytes"))
         response = await self._prepare_stream("text/event-stream; charset=utf-8", extra)
         sent = 0
+        written = 0
         for index, frame in enumerate(frames):
+            if end_after_bytes is not None and written + len(frame) > end_after_bytes:
+                # A clean end of the body in the middle of the stream (the chunked coding is
+                # terminated properly), as a proxy that gives up or a server that restarts sends.
+                if end_after_bytes > written:
+                    await self._write(response, frame[: end_after_bytes - written])
+                self.record["ended_early"] = True
+                break
             if error_after is not None and index == error_after:
                 responses_style = bool(self.op and self.op.path.startswith("/responses"))
                 await self._write(
@@ -482,6 +491,7 @@ class _Context:
                 await self._sleep_watching(delay)
             await self._write(response, frame)
             sent += 1
+            written += len(frame)
         else:
             if error_after is not None and error_after >= len(frames):
                 await self._write(

@@ -37,24 +37,17 @@ final class StreamingConformanceTests: XCTestCase {
         !path.contains("/spec-examples/") && !path.contains("/synthetic/")
     }
 
-    /// What completes each kind of stream: the `stream-endings` of `Spec/overrides.json`, which
-    /// the generated streaming methods use too.
-    private static func terminalEvents(_ kind: Kind) throws -> Set<String> {
-        let url = SharedData.packageRoot.appendingPathComponent("Spec/overrides.json")
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        let endings = try XCTUnwrap(object["stream-endings"] as? [String: Any])
-        let operation: String =
-            switch kind {
-            case .responses: "createResponse"
-            case .assistants: "createRun"
-            case .speech: "createSpeech"
-            case .transcription: "createTranscription"
-            case .imageGeneration: "createImage"
-            case .chat: "createChatCompletion"
-            case .completions: "createCompletion"
-            }
-        let entry = try XCTUnwrap(endings[operation] as? [String: Any], operation)
-        return Set(entry["terminal-events"] as? [String] ?? [])
+    /// The operation whose `stream-endings` entry applies to each kind of stream.
+    private static func operationID(_ kind: Kind) -> String {
+        switch kind {
+        case .responses: "createResponse"
+        case .assistants: "createRun"
+        case .speech: "createSpeech"
+        case .transcription: "createTranscription"
+        case .imageGeneration: "createImage"
+        case .chat: "createChatCompletion"
+        case .completions: "createCompletion"
+        }
     }
 
     /// Documentation examples are single events, not whole streams: they have no ending.
@@ -114,14 +107,12 @@ final class StreamingConformanceTests: XCTestCase {
                 }
             }
             func chatEnding<Chunk>(_ choices: @escaping @Sendable (Chunk) -> [(Int, Bool)]) -> StreamEnding<Chunk> {
-                Self.isFragment(path)
-                    ? .unspecified
-                    : .finishedChoices { chunk, tracker in
-                        for (index, finished) in choices(chunk) { tracker.record(index: index, finished: finished) }
-                    }
+                Self.isFragment(path) ? .unspecified : StreamingTestSupport.finishedChoices(choices)
             }
             func ending<Event>() throws -> StreamEnding<Event> {
-                Self.isFragment(path) ? .unspecified : .terminalEvents(try Self.terminalEvents(kind))
+                Self.isFragment(path)
+                    ? .unspecified
+                    : .terminalEvents(try StreamingTestSupport.terminalEvents(operationID: Self.operationID(kind)))
             }
             do {
                 switch kind {

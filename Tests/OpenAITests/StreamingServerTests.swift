@@ -102,6 +102,72 @@ final class StreamingServerTests: XCTestCase {
         XCTAssertNotNil(error?.rawBody)
     }
 
+    func testResponsesStreamWhoseBodyEndsCleanlyInsideAnEventIsReportedAsTruncated() async throws {
+        // The server terminates the chunked body properly, 100 bytes into the third frame: the
+        // transport sees a normal end, the SDK sees bytes after the last complete event.
+        let path = "responses/stream/dotnet-text-basic.sse"
+        let frames = SSETestSupport.parse(Array(try Data(contentsOf: try SharedData.file("fixtures/" + path))))
+        let twoFrames = frames.prefix(2).map { "event: \($0.event!)\ndata: \($0.data)\n\n" }.joined().utf8.count
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": path, "x-testserver-end-after-bytes": String(twoFrames + 100),
+        ])
+        var received = 0
+        let error = await StreamingTestSupport.thrownError {
+            for try await _ in try self.responsesStream(client) { received += 1 }
+        }
+        XCTAssertEqual(error?.kind, .truncatedEvent)
+        XCTAssertEqual(received, 2)
+        XCTAssertEqual(error?.stream?.eventCount, 2)
+        // What arrived of the third frame after its `event:` line: the start of its `data:` line.
+        let eventLine = "event: \(frames[2].event!)\n".utf8.count
+        let raw = String(decoding: error?.rawBody ?? Data(), as: UTF8.self)
+        XCTAssertEqual(raw.utf8.count, 100 - eventLine)
+        XCTAssertTrue(raw.hasPrefix("data: {\"type\":\"\(frames[2].event!)\""), raw)
+        let records = try await TestServer.shared().requests(scenario: scenario)
+        XCTAssertEqual(records.first?.raw["ended_early"], true)
+    }
+
+    func testResponsesStreamWhoseBodyEndsCleanlyBetweenEventsIsReportedAsMissingItsEnd() async throws {
+        let path = "responses/stream/dotnet-text-basic.sse"
+        let frames = SSETestSupport.parse(Array(try Data(contentsOf: try SharedData.file("fixtures/" + path))))
+        let threeFrames = frames.prefix(3).map { "event: \($0.event!)\ndata: \($0.data)\n\n" }.joined().utf8.count
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": path, "x-testserver-end-after-bytes": String(threeFrames),
+        ])
+        let error = await StreamingTestSupport.thrownError {
+            for try await _ in try self.responsesStream(client) {}
+        }
+        XCTAssertEqual(error?.kind, .missingTerminalEvent)
+        XCTAssertEqual(error?.stream?.eventCount, 3)
+        XCTAssertEqual(error?.stream?.lastEventType, frames[2].event)
+    }
+
+    func testChatStreamWhoseBodyEndsBeforeItsLastChoiceFinishedIsReported() async throws {
+        let path = "chat-completions/stream/py-plain-text.sse"
+        let frames = SSETestSupport.parse(Array(try Data(contentsOf: try SharedData.file("fixtures/" + path))))
+        let tenFrames = frames.prefix(10).map { "data: \($0.data)\n\n" }.joined().utf8.count
+        let client = try makeClient(headers: ["x-testserver-fixture": path, "x-testserver-end-after-bytes": String(tenFrames)])
+        let error = await StreamingTestSupport.thrownError {
+            for try await _ in try self.chatStream(client) {}
+        }
+        XCTAssertEqual(error?.kind, .unfinishedChoices)
+        XCTAssertEqual(error?.stream?.unfinishedChoices, [0])
+    }
+
+    func testChatStreamWhoseConnectionDropsMidStreamIsAConnectionErrorOrACutOff() async throws {
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": "chat-completions/stream/py-plain-text.sse", "x-testserver-drop-after-frames": "5",
+        ])
+        var received = 0
+        let error = await StreamingTestSupport.thrownError {
+            for try await _ in try self.chatStream(client) { received += 1 }
+        }
+        XCTAssertEqual(received, 5)
+        // The socket closes without ending the chunked body: libcurl reports it (connection), or,
+        // when it does not, the SDK does (unfinished choices). It never looks complete.
+        XCTAssertTrue([.connection, .unfinishedChoices].contains(error?.kind), "\(String(describing: error))")
+    }
+
     func testInitialConnectionIsRetriedAfterA500() async throws {
         let client = try makeClient(headers: [
             "x-testserver-fixture": "chat-completions/stream/py-plain-text.sse", "x-testserver-fail-times": "1",

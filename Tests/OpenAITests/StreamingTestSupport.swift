@@ -123,6 +123,23 @@ enum StreamingTestSupport {
         }
     }
 
+    /// The terminal events of `operationID` in the `stream-endings` of `Spec/overrides.json`, which
+    /// the generated streaming methods use too.
+    static func terminalEvents(operationID: String) throws -> Set<String> {
+        let url = SharedData.packageRoot.appendingPathComponent("Spec/overrides.json")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let endings = try XCTUnwrap(object["stream-endings"] as? [String: Any])
+        let entry = try XCTUnwrap(endings[operationID] as? [String: Any], operationID)
+        return Set(entry["terminal-events"] as? [String] ?? [])
+    }
+
+    /// The ending of Chat Completions and Completions streams, as the generated methods build it.
+    static func finishedChoices<Chunk>(_ choices: @escaping @Sendable (Chunk) -> [(Int, Bool)]) -> StreamEnding<Chunk> {
+        .finishedChoices { chunk, tracker in
+            for (index, finished) in choices(chunk) { tracker.record(index: index, finished: finished) }
+        }
+    }
+
     /// The locked spec's text, to tell event types it defines from ones it does not.
     static func specText() throws -> String {
         let url = try SharedData.file("spec/openapi.yaml")

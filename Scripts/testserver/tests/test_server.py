@@ -314,6 +314,16 @@ def test_stream_error_after_two_frames(server: Server) -> None:
     assert (error["type"], error["code"], error["sequence_number"]) == ("error", "server_error", 2)
 
 
+def test_end_after_bytes_ends_the_body_cleanly_at_that_byte(server: Server) -> None:
+    fixture = "responses/stream/vercel-mcp-call.sse"
+    raw = open(__import__("conftest").FIXTURES / fixture, "rb").read()
+    for cut in (0, 57, raw.index(b"\n\n") + 2, 1000):
+        headers = {"x-testserver-fixture": fixture, "x-testserver-end-after-bytes": str(cut)}
+        status, _, body = server.request("POST", "/v1/responses", {"model": "m", "input": "x", "stream": True}, headers)
+        assert status == 200
+        assert body == raw[:cut], cut
+
+
 def test_stream_from_the_spec_example_when_no_fixture(server: Server) -> None:
     status, headers, body = server.request("POST", "/v1/chat/completions", {**CHAT, "stream": True})
     assert status == 200 and headers["content-type"].startswith("text/event-stream")

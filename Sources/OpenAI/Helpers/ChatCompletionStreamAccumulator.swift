@@ -23,7 +23,9 @@ public struct ChatCompletionStreamAccumulator: Sendable {
     private struct ToolCallState: Sendable {
         var id: String?
         var name: String?
+        /// The arguments of a function call, or the input of a custom tool call.
         var arguments = ""
+        var isCustom = false
     }
 
     private struct ChoiceState: Sendable {
@@ -75,11 +77,21 @@ public struct ChatCompletionStreamAccumulator: Sendable {
             if let content = delta.content { state.content = (state.content ?? "") + content }
             if let refusal = delta.refusal { state.refusal = (state.refusal ?? "") + refusal }
             for fragment in delta.toolCalls ?? [] {
-                var call = state.toolCalls[fragment.index] ?? ToolCallState()
+                guard let index = fragment.index else { continue }
+                var call = state.toolCalls[index] ?? ToolCallState()
                 if let id = fragment.id { call.id = id }
-                if let name = fragment.function?.name { call.name = (call.name ?? "") + name }
-                if let arguments = fragment.function?.arguments { call.arguments += arguments }
-                state.toolCalls[fragment.index] = call
+                switch fragment {
+                case .function(let function):
+                    if let name = function.function?.name { call.name = (call.name ?? "") + name }
+                    if let arguments = function.function?.arguments { call.arguments += arguments }
+                case .custom(let custom):
+                    call.isCustom = true
+                    if let name = custom.custom?.name { call.name = (call.name ?? "") + name }
+                    if let input = custom.custom?.input { call.arguments += input }
+                case .unknown:
+                    break
+                }
+                state.toolCalls[index] = call
             }
             if let logprobs = choice.logprobs {
                 if let content = logprobs.content { state.contentLogprobs = (state.contentLogprobs ?? []) + content }
@@ -110,12 +122,14 @@ public struct ChatCompletionStreamAccumulator: Sendable {
         choices[index]?.refusal
     }
 
-    /// The arguments of a tool call so far: the JSON text of its fragments, possibly incomplete.
+    /// The arguments of a tool call so far: the JSON text of a function call's fragments, or the
+    /// free-form input of a custom tool call's, possibly incomplete.
     ///
     /// - Parameters:
     ///   - toolCallIndex: The tool call's `index` within the choice.
     ///   - index: The choice's `index`.
-    /// - Returns: The concatenated `function.arguments` fragments, or `nil` for an unknown call.
+    /// - Returns: The concatenated `function.arguments` (or `custom.input`) fragments, or `nil`
+    ///   for an unknown call.
     public func toolCallArguments(_ toolCallIndex: Int, choice index: Int = 0) -> String? {
         choices[index]?.toolCalls[toolCallIndex]?.arguments
     }
@@ -133,6 +147,11 @@ public struct ChatCompletionStreamAccumulator: Sendable {
                 ? nil
                 : state.toolCalls.keys.sorted().map { key in
                     let call = state.toolCalls[key]!
+                    if call.isCustom {
+                        return .custom(
+                            ChatCompletionMessageCustomToolCall(
+                                id: call.id ?? "", custom: .init(name: call.name ?? "", input: call.arguments)))
+                    }
                     return .function(
                         ChatCompletionMessageToolCall(
                             id: call.id ?? "",

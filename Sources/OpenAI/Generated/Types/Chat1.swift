@@ -3359,7 +3359,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable, Sp
         set { _functionCall = newValue }
     }
     /// The `tool_calls` member.
-    public var toolCalls: [ChatCompletionMessageToolCallChunk]?
+    public var toolCalls: [ChatCompletionToolCallChunk]?
     /// The role of the author of this message.
     public var role: ChatCompletionStreamResponseDelta.RoleValue?
     /// The `refusal` member.
@@ -3378,7 +3378,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable, Sp
     public init(
         content: Swift.String? = nil,
         functionCall: ChatCompletionStreamResponseDelta.FunctionCall? = nil,
-        toolCalls: [ChatCompletionMessageToolCallChunk]? = nil,
+        toolCalls: [ChatCompletionToolCallChunk]? = nil,
         role: ChatCompletionStreamResponseDelta.RoleValue? = nil,
         refusal: Swift.String? = nil
     ) {
@@ -3406,7 +3406,7 @@ public struct ChatCompletionStreamResponseDelta: Codable, Hashable, Sendable, Sp
         var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
         self.content = try reader.optional(Swift.String.self, .content)
         self._functionCall = try reader.optional(ChatCompletionStreamResponseDelta.FunctionCall.self, .functionCall)
-        self.toolCalls = try reader.optional([ChatCompletionMessageToolCallChunk].self, .toolCalls)
+        self.toolCalls = try reader.optional([ChatCompletionToolCallChunk].self, .toolCalls)
         self.role = try reader.optional(ChatCompletionStreamResponseDelta.RoleValue.self, .role)
         self.refusal = try reader.optional(Swift.String.self, .refusal)
         self.specDeviations = reader.finish()
