@@ -56,21 +56,23 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // What every test target shares: skipping outside CI, failing in CI (`Unavailable`).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "GeneratorTests",
-            dependencies: ["GeneratorCore", "OpenAPI", "YAML"],
+            dependencies: ["GeneratorCore", "OpenAPI", "YAML", "TestSupport"],
             path: "Tests/GeneratorTests",
             // Spec fixtures and their expected Swift are data read by the tests, not test sources.
             exclude: ["Snapshots", "DiffFixtures"]
         ),
         .testTarget(
             name: "OpenAIRealtimeTests",
-            dependencies: ["OpenAIRealtime", "OpenAI"],
+            dependencies: ["OpenAIRealtime", "OpenAI", "TestSupport"],
             path: "Tests/OpenAIRealtimeTests"
         ),
         .testTarget(
             name: "OpenAITests",
-            dependencies: ["OpenAI", "YAML"],
+            dependencies: ["OpenAI", "YAML", "TestSupport"],
             path: "Tests/OpenAITests"
         ),
     ],

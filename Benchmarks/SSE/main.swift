@@ -227,11 +227,11 @@ func peakRSSKilobytes() -> Int {
     struct MemoryTransport: HTTPTransport {
         let makeChunks: @Sendable () -> AsyncThrowingStream<Data, any Error>
 
-        func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
             HTTPResponse(statusCode: 500)
         }
 
-        func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse {
+        func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
             HTTPStreamingResponse(statusCode: 200, headers: [:], body: makeChunks())
         }
     }

@@ -49,7 +49,7 @@ guard arguments.count == 3, let baseURL = URL(string: arguments[2]) else {
 }
 let fileURL = URL(fileURLWithPath: arguments[1])
 let configuration = OpenAIClient.Configuration(
-    apiKey: "sk-bench", baseURL: baseURL, timeout: 3600, maxRetries: 0,
+    apiKey: "sk-bench", baseURL: baseURL, requestTimeout: 3600, maxRetries: 0,
     defaultHeaders: ["x-testserver-discard-body": "true", "x-testserver-validate": "false"])
 let client = try OpenAIClient(configuration: configuration)
 let file = try FileUpload(fileURL: fileURL)

@@ -193,9 +193,19 @@ class _Context:
         return web.Response(status=status, body=body, headers=headers)
 
     async def run(self) -> web.StreamResponse:
-        """Route, read, validate, inject faults, reply."""
+        """Route, read, validate, inject faults, reply (trickled when asked)."""
+        response = await self._run()
+        trickle = _int(self.control.get("trickle-ms"))
+        if trickle is not None and isinstance(response, web.Response) and response.body:
+            return await self._trickle(response, trickle / 1000)
+        return response
+
+    async def _run(self) -> web.StreamResponse:
         request = self.request
         raw_path = request.rel_url.raw_path
+        redirect = self._redirect()
+        if redirect is not None:
+            return redirect
         if not raw_path.startswith("/v1/"):
             return self._not_found()
         op, path_params, allowed = self.state.router.match(request.method, raw_path[len("/v1") :], self.query)
@@ -236,6 +246,36 @@ class _Context:
             )
             return self.reply(400, body)
         return await self._respond(op)
+
+    def _redirect(self) -> web.Response | None:
+        """A 3xx to `redirect-location` for the first `redirect-times` attempts (default 1), as an
+        edge proxy sends before the API sees the request."""
+        control = self.control
+        status = _int(control.get("redirect-status"))
+        if status is None or "redirect-location" not in control:
+            return None
+        if self.record["attempt"] > (_int(control.get("redirect-times"), 1) or 0):
+            return None
+        self.record["redirected_to"] = control["redirect-location"]
+        body = replies.openai_error(f"Moved to {control['redirect-location']}", "moved")
+        return self.reply(status, body, extra={"Location": control["redirect-location"]})
+
+    async def _trickle(self, buffered: web.Response, seconds: float) -> web.StreamResponse:
+        """Sends `buffered`'s head at once, then its first `trickle-bytes` body bytes (default all)
+        one every `seconds`, then the rest at once."""
+        response = web.StreamResponse(status=buffered.status, headers=buffered.headers)
+        response.content_length = len(buffered.body)
+        await response.prepare(self.request)
+        count = min(len(buffered.body), _int(self.control.get("trickle-bytes"), len(buffered.body)) or 0)
+        for index in range(count):
+            if index:
+                await self._sleep_watching(seconds)
+            await self._write(response, buffered.body[index : index + 1])
+        if count < len(buffered.body):
+            await self._write(response, buffered.body[count:])
+        self.record["trickled"] = True
+        await response.write_eof()
+        return response
 
     def _not_found(self) -> web.Response:
         self.record["validation"] = {"result": "failed", "errors": ["unknown URL"]}
@@ -375,8 +415,41 @@ class _Context:
                 "rate_limit_error" if status == 429 else "server_error" if status >= 500 else "invalid_request_error"
             )
             code = "rate_limit_exceeded" if status == 429 else "testserver_injected_failure"
-            return self.reply(status, replies.openai_error(message, code, error_type), extra=extra)
+            body = replies.openai_error(message, code, error_type)
+            padded = _int(control.get("error-body-bytes"))
+            if padded is not None and padded > len(body):
+                return await self._stream_padded(status, body, padded, extra)
+            return self.reply(status, body, extra=extra)
         return await self._success(op, extra)
+
+    async def _stream_padded(self, status: int, body: bytes, size: int, extra: dict[str, str]) -> web.StreamResponse:
+        """An error reply of `size` bytes: the JSON body, then spaces (still JSON), in 64 KiB writes;
+        records how many bytes went out before the client closed the connection."""
+        headers = self.base_headers()
+        headers.update(extra)
+        headers["Content-Type"] = "application/json"
+        response = web.StreamResponse(status=status, headers=headers)
+        response.content_length = size
+        self.record["status"] = status
+        await response.prepare(self.request)
+        written = 0
+        rate = _int(self.control.get("error-body-rate"))  # bytes per second, unthrottled when absent
+        started = time.monotonic()
+        self.record["error_body_bytes_written"] = 0
+        try:
+            await self._write(response, body)
+            written = len(body)
+            while written < size:
+                piece = min(_BINARY_CHUNK, size - written)
+                await self._write(response, b" " * piece)
+                written += piece
+                self.record["error_body_bytes_written"] = written
+                if rate:
+                    await self._sleep_watching(started + written / rate - time.monotonic())
+        finally:
+            self.record["error_body_bytes_written"] = written
+        await response.write_eof()
+        return response
 
     def _drop(self) -> web.StreamResponse:
         self.record["dropped"] = True
@@ -489,7 +562,14 @@ class _Context:
                 self._drop()
             if index and delay:
                 await self._sleep_watching(delay)
-            await self._write(response, frame)
+            trickle = _int(control.get("trickle-ms"))
+            if trickle is not None:
+                for byte in range(len(frame)):
+                    if index or byte:
+                        await self._sleep_watching(trickle / 1000)
+                    await self._write(response, frame[byte : byte + 1])
+            else:
+                await self._write(response, frame)
             sent += 1
             written += len(frame)
         else:

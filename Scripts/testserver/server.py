@@ -36,6 +36,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0, help="0 picks a free port")
     parser.add_argument("--port-file", default=None, help="written (atomically) with the port once listening")
+    parser.add_argument(
+        "--second-port-file",
+        default=None,
+        help="also listen on a second free port (another origin, for redirect tests) and write it here",
+    )
     parser.add_argument("--tls-cert", default=None)
     parser.add_argument("--tls-key", default=None)
     parser.add_argument("--exit-on-stdin-eof", action="store_true", help="exit when stdin closes")
@@ -87,6 +92,10 @@ async def serve(args: argparse.Namespace) -> None:
     site = web.TCPSite(runner, args.host, args.port, ssl_context=ssl_context, backlog=1024)
     await site.start()
     port = runner.addresses[0][1]
+    if args.second_port_file:
+        second = web.TCPSite(runner, args.host, 0, ssl_context=ssl_context, backlog=1024)
+        await second.start()
+        write_port_file(args.second_port_file, runner.addresses[1][1])
     state.startup_seconds = time.monotonic() - _START
     state.cache_hit = cache_hit
     if args.port_file:

@@ -243,7 +243,7 @@ struct FixedReplyTransport: HTTPTransport {
     var body: Data
     var status = 200
 
-    func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         HTTPResponse(statusCode: status, headers: ["content-type": "application/json"], body: body)
     }
 }

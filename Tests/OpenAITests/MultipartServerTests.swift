@@ -32,8 +32,8 @@ final class MultipartServerTests: XCTestCase {
 
         var validations: [String] { lock.withLock { values } }
 
-        func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
-            let response = try await base.send(request, timeout: timeout)
+        func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
+            let response = try await base.send(request, timeouts: timeouts)
             lock.withLock { values.append(response.value(forHeader: "x-testserver-validation") ?? "none") }
             return response
         }

@@ -371,24 +371,6 @@ final class RuntimeIntegrationTests: XCTestCase {
         XCTAssertEqual(raw.attempts, 1)
     }
 
-    func testABinaryBodyStreamsToAFile() async throws {
-        let size = 3 * 1024 * 1024 + 17
-        let client = try self.client(TestServer.scenario(), headers: ["x-testserver-binary-size": "\(size)"])
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("rt-\(UUID().uuidString).bin")
-        defer { try? FileManager.default.removeItem(at: destination) }
-        let result = try await client.download(to: destination) {
-            var request = APIRequest(method: "GET", path: "/files/{file_id}/content", operationID: "downloadFile")
-            try request.setPathParameter("file_id", "file-abc123")
-            request.accept = "*/*"
-            return try await client.sendForData(request, options: RequestOptions())
-        }
-        XCTAssertEqual(result.byteCount, Int64(size))
-        XCTAssertEqual(result.response?.statusCode, 200)
-        let bytes = try Data(contentsOf: destination)
-        XCTAssertEqual(bytes.count, size)
-        XCTAssertTrue(bytes.enumerated().allSatisfy { $0.element == UInt8($0.offset % 251) }, "byte i = i % 251")
-    }
-
     func testAStreamedRequestBodyWithUploadProgress() async throws {
         let scenario = TestServer.scenario()
         let client = try self.client(scenario)
@@ -444,7 +426,7 @@ final class RuntimeIntegrationTests: XCTestCase {
         let client = try self.client(TestServer.scenario(), headers: ["x-testserver-chunk-delay-ms": "150"])
         let http = try client.makeHTTPRequest(request, options: RequestOptions())
         let start = Date()
-        let response = try await client.transport.stream(http, timeout: 10)
+        let response = try await client.transport.stream(http, timeouts: HTTPTimeouts(request: 10, idle: 10, connect: 10))
         XCTAssertEqual(response.statusCode, 200)
         var arrivals: [TimeInterval] = []
         for try await _ in response.body { arrivals.append(Date().timeIntervalSince(start)) }
@@ -463,7 +445,7 @@ final class RuntimeIntegrationTests: XCTestCase {
         // The response (and its body stream) is released when this function returns.
         func readOneChunk() async throws -> Int {
             let response = try await client.transport.stream(
-                try client.makeHTTPRequest(request, options: RequestOptions()), timeout: 10)
+                try client.makeHTTPRequest(request, options: RequestOptions()), timeouts: HTTPTimeouts(request: 10, idle: 10, connect: 10))
             for try await chunk in response.body { return chunk.count }
             return 0
         }

@@ -40,7 +40,7 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         return sent
     }
 
-    func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         let index = lock.withLock {
             sent.append(request)
             return sent.count - 1

@@ -343,11 +343,11 @@ private final class FailingBodyTransport: HTTPTransport, @unchecked Sendable {
 
     var attempts: Int { lock.withLock { _attempts } }
 
-    func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         throw error
     }
 
-    func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse {
+    func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
         lock.withLock { _attempts += 1 }
         let (first, error) = (first, error)
         return HTTPStreamingResponse(

@@ -42,11 +42,11 @@ final class ScriptedStreamTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { _terminations }
     }
 
-    func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
         throw OpenAIError(kind: .connection, message: "ScriptedStreamTransport only streams")
     }
 
-    func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse {
+    func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
         let reply: Reply = lock.withLock {
             _requests.append(request)
             return replies.count > 1 ? replies.removeFirst() : replies[0]

@@ -22,11 +22,15 @@ final class TestServer: Sendable {
     let baseURL: URL
     /// `http://127.0.0.1:<port>`.
     let rootURL: URL
+    /// `http://127.0.0.1:<second port>`: the same server on another port, so another origin
+    /// (redirect tests); its requests are recorded with the others.
+    let secondRootURL: URL
     private let process: Process
 
-    private init(baseURL: URL, rootURL: URL, process: Process) {
+    private init(baseURL: URL, rootURL: URL, secondRootURL: URL, process: Process) {
         self.baseURL = baseURL
         self.rootURL = rootURL
+        self.secondRootURL = secondRootURL
         self.process = process
     }
 
@@ -65,7 +69,7 @@ final class TestServer: Sendable {
     /// - Parameters:
     ///   - apiKey: The key sent.
     ///   - maxRetries: Retries per request.
-    ///   - timeout: Seconds per attempt.
+    ///   - timeout: The request timeout, in seconds per attempt.
     ///   - headers: Default headers (e.g. the scenario).
     ///   - sleeper: Waits between retries; the real one when `nil`.
     func client(
@@ -74,7 +78,7 @@ final class TestServer: Sendable {
         sleeper: (any RetrySleeper)? = nil, transport: any HTTPTransport = URLSessionTransport()
     ) throws -> OpenAIClient {
         var configuration = OpenAIClient.Configuration(
-            apiKey: apiKey, baseURL: baseURL, timeout: timeout, maxRetries: maxRetries, defaultHeaders: headers)
+            apiKey: apiKey, baseURL: baseURL, requestTimeout: timeout, maxRetries: maxRetries, defaultHeaders: headers)
         configure(&configuration)
         return try OpenAIClient(
             configuration: configuration, transport: transport, sleeper: sleeper ?? TaskSleeper(),
@@ -151,12 +155,14 @@ final class TestServer: Sendable {
         let fixtures = try SharedData.file("fixtures")
         let portFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("openai-testserver-\(UUID().uuidString).port")
+        let secondPortFile = portFile.appendingPathExtension("second")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python.contains("/") ? python : "/usr/bin/env")
         process.arguments =
             (python.contains("/") ? [] : [python]) + [
                 root.appendingPathComponent("Scripts/testserver/server.py").path, "--spec", spec.path, "--fixtures",
-                fixtures.path, "--port", "0", "--port-file", portFile.path, "--exit-on-stdin-eof",
+                fixtures.path, "--port", "0", "--port-file", portFile.path, "--second-port-file", secondPortFile.path,
+                "--exit-on-stdin-eof",
             ]
         let stdin = Pipe()
         process.standardInput = stdin
@@ -167,13 +173,19 @@ final class TestServer: Sendable {
         keepAlive.withLock { $0 = stdin }
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
+            // The second port file is written before the first one.
             if let text = try? String(contentsOf: portFile, encoding: .utf8),
-                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                let secondText = try? String(contentsOf: secondPortFile, encoding: .utf8),
+                let secondPort = Int(secondText.trimmingCharacters(in: .whitespacesAndNewlines))
             {
                 try? FileManager.default.removeItem(at: portFile)
+                try? FileManager.default.removeItem(at: secondPortFile)
                 let root = URL(string: "http://127.0.0.1:\(port)")!
                 atexit { TestServer.stopAtExit() }
-                let server = TestServer(baseURL: root.appendingPathComponent("v1"), rootURL: root, process: process)
+                let server = TestServer(
+                    baseURL: root.appendingPathComponent("v1"), rootURL: root,
+                    secondRootURL: URL(string: "http://127.0.0.1:\(secondPort)")!, process: process)
                 runningProcess.withLock { $0 = process }
                 return server
             }

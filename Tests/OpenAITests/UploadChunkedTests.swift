@@ -63,7 +63,7 @@ final class UploadChunkedTests: XCTestCase {
             }
         }
 
-        func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse {
+        func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse {
             let path = request.url.path
             lock.withLock { paths.append(path) }
             let json: String

@@ -136,6 +136,43 @@ struct OperationRenderer {
             printer.line()
             renderStream(operation, body: body, streaming: streaming, bodyLabel: bodyLabel, into: &printer)
         }
+        if operation.response == .binary {
+            printer.line()
+            renderDownload(operation, body: body, bodyLabel: bodyLabel, into: &printer)
+        }
+    }
+
+    /// The variant of a binary operation that streams the reply's body to a file.
+    func renderDownload(
+        _ operation: OperationDecl, body: RequestBodyKind?, bodyLabel: String, into printer: inout CodePrinter
+    ) {
+        var docs: [String] =
+            ["- Parameters:"] + Self.parameterDocs(operation.parameters.filter { $0.location == .path })
+        if body != nil { docs.append("  - body: The request body.") }
+        docs += Self.parameterDocs(Self.otherParameters(operation))
+        docs.append("  - destination: The file URL to write the body to; an existing file is replaced.")
+        docs.append("  - options: Per-request headers, query items, timeout, retries and idempotency key.")
+        docs.append("- Returns: The file, the number of bytes written and the reply head.")
+        docs.append(
+            "- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written."
+        )
+        let summary =
+            CodePrinter.commentLines(operation.documentation.summary).first.map {
+                "\($0) Writes the reply's bytes to a file as they arrive, without holding them in memory."
+            } ?? "Calls `\(operation.httpMethod) \(operation.path)` and writes the reply's bytes to a file."
+        printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
+        if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
+        var parameters = signature(operation, body: body, bodyLabel: bodyLabel)
+        parameters.insert("to destination: Foundation.URL", at: parameters.count - 1)
+        printer.line("\(access) func \(Naming.escaped(operation.methodName))(")
+        for (index, parameter) in parameters.enumerated() {
+            printer.line("    \(parameter)\(index == parameters.count - 1 ? "" : ",")")
+        }
+        printer.block(") async throws -> DownloadResult") { method in
+            buildRequest(operation, body: body, streaming: nil, into: &method)
+            method.line("request.accept = \(operation.acceptTypes.joined(separator: ", ").swiftLiteral)")
+            method.line("return try await client.sendForFile(request, to: destination, options: options)")
+        }
     }
 
     /// The argument labels of the streaming variant, for a symbol link: `_:options:`.

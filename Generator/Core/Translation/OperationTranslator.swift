@@ -11,16 +11,20 @@ public struct Overrides: Sendable {
     public var streaming: [String: (eventSchema: String, framing: String)]
     /// operationId → what completes its event stream.
     public var streamEndings: [String: StreamEndingOverride]
+    /// operationId → the media types of a reply that is file bytes although the spec says
+    /// otherwise (a JSON string, or no body), for `Accept`.
+    public var binaryResponses: [String: [String]]
 
     public init(
         operations: [String: String] = [:], schemas: [String: [String: String]] = [:],
         streaming: [String: (eventSchema: String, framing: String)] = [:],
-        streamEndings: [String: StreamEndingOverride] = [:]
+        streamEndings: [String: StreamEndingOverride] = [:], binaryResponses: [String: [String]] = [:]
     ) {
         self.operations = operations
         self.schemas = schemas
         self.streaming = streaming
         self.streamEndings = streamEndings
+        self.binaryResponses = binaryResponses
     }
 }
 

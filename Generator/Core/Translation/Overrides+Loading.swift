@@ -8,7 +8,8 @@ extension Overrides {
 
     /// Reads the overrides file (`Spec/overrides.json`): `operations` (operationId →
     /// `resource.path.method`), `streaming` (operationId → `{"event": schema, "framing": "event"?}`),
-    /// `stream-endings` (operationId → `{"terminal-events": [...], "finished-choices": true}`)
+    /// `stream-endings` (operationId → `{"terminal-events": [...], "finished-choices": true}`),
+    /// `binary-responses` (operationId → `{"accept": [media types], "reason": ...}`)
     /// and `schemas` (JSON pointer → attributes; lists become comma-separated). Keys named
     /// `comment` are notes. A missing file gives no overrides.
     ///
@@ -41,6 +42,18 @@ extension Overrides {
             overrides.streamEndings[operationID] = StreamEndingOverride(
                 terminalEvents: entry["terminal-events"] as? [String] ?? [],
                 finishedChoices: entry["finished-choices"] as? Bool ?? false)
+        }
+        for (operationID, value) in object["binary-responses"] as? [String: Any] ?? [:] where operationID != "comment" {
+            guard let entry = value as? [String: Any], let accept = entry["accept"] as? [String], !accept.isEmpty else {
+                throw LoadingError(
+                    description: "\(path): binary-responses.\(operationID) needs an `accept` list of media types")
+            }
+            let unknown = Set(entry.keys).subtracting(["accept", "reason", "remove-when"])
+            guard unknown.isEmpty else {
+                throw LoadingError(
+                    description: "\(path): binary-responses.\(operationID) has unknown keys \(unknown.sorted())")
+            }
+            overrides.binaryResponses[operationID] = accept
         }
         for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
             guard let entry = value as? [String: Any] else { continue }

@@ -102,6 +102,11 @@ public struct Translator {
                     response = .text
                 }
             }
+            if let accept = overrides.binaryResponses[operationID] {
+                // File bytes that the spec types as a JSON string or leaves undocumented.
+                response = .binary
+                acceptTypes = accept
+            }
             if let declared = overrides.streaming[operationID],
                 let name = schemas.componentTypeNames[declared.eventSchema]
             {

@@ -145,7 +145,6 @@ enum OperationResponseTypes {
         case "deleteVectorStore": return DeleteVectorStoreResponse.self
         case "deleteVectorStoreFile": return DeleteVectorStoreFileResponse.self
         case "deleteVoiceConsent": return VoiceConsentDeletedResource.self
-        case "downloadFile": return Swift.String.self
         case "getAssistant": return AssistantObject.self
         case "getCertificate": return Certificate.self
         case "getChatCompletion": return CreateChatCompletionResponse.self

@@ -22,8 +22,30 @@ extension OpenAIClient {
         public var webhookSecret: String?
         /// The base URL; `https://api.openai.com/v1` by default. A trailing slash is ignored.
         public var baseURL: URL
-        /// The longest time one attempt may take, in seconds; 600 by default.
-        public var timeout: TimeInterval
+        /// The longest time one attempt may take, in seconds: from sending the request until the
+        /// reply has arrived whole or, for a streamed reply, until its head has arrived; 600 by
+        /// default (``HTTPTimeouts/request``).
+        public var requestTimeout: TimeInterval
+        /// The longest time an attempt may go without a byte sent or received, in seconds: while
+        /// the server works on the reply, and between two chunks of a stream; 600 by default, as
+        /// openai-python's read timeout (``HTTPTimeouts/idle``).
+        public var idleTimeout: TimeInterval
+        /// The longest time to wait for the connection, in seconds: until the request body starts
+        /// going out or, without a body, until the reply head arrives; 10 by default
+        /// (``HTTPTimeouts/connect``).
+        public var connectTimeout: TimeInterval
+
+        /// The request timeout (``requestTimeout``), in seconds.
+        @available(*, deprecated, renamed: "requestTimeout")
+        public var timeout: TimeInterval {
+            get { requestTimeout }
+            set { requestTimeout = newValue }
+        }
+
+        /// The three limits as the transport gets them.
+        var timeouts: HTTPTimeouts {
+            HTTPTimeouts(request: requestTimeout, idle: idleTimeout, connect: connectTimeout)
+        }
         /// How many times a failed request is retried; 2 by default.
         public var maxRetries: Int
         /// Headers sent with every request.
@@ -56,7 +78,10 @@ extension OpenAIClient {
         ///   - project: The project ID (`OpenAI-Project`).
         ///   - webhookSecret: The webhook signing secret (`whsec_...`).
         ///   - baseURL: The base URL.
-        ///   - timeout: The longest time one attempt may take, in seconds.
+        ///   - requestTimeout: The longest time one attempt may take, in seconds (until the head of a
+        ///     streamed reply).
+        ///   - idleTimeout: The longest time without a byte sent or received, in seconds.
+        ///   - connectTimeout: The longest time to wait for the connection, in seconds.
         ///   - maxRetries: How many times a failed request is retried.
         ///   - defaultHeaders: Headers sent with every request.
         ///   - azure: Azure OpenAI settings.
@@ -66,7 +91,10 @@ extension OpenAIClient {
             apiKey: String? = nil, adminAPIKey: String? = nil,
             apiKeyProvider: (@Sendable () async throws -> String)? = nil, organization: String? = nil,
             project: String? = nil, webhookSecret: String? = nil, baseURL: URL = Configuration.defaultBaseURL,
-            timeout: TimeInterval = 600, maxRetries: Int = 2, defaultHeaders: [String: String] = [:],
+            requestTimeout: TimeInterval = HTTPTimeouts.default.request,
+            idleTimeout: TimeInterval = HTTPTimeouts.default.idle,
+            connectTimeout: TimeInterval = HTTPTimeouts.default.connect, maxRetries: Int = 2,
+            defaultHeaders: [String: String] = [:],
             azure: Azure? = nil, decodingMode: DecodingMode = .lenient,
             maxStreamEventBytes: Int = Configuration.defaultMaxStreamEventBytes
         ) {
@@ -77,7 +105,9 @@ extension OpenAIClient {
             self.project = project
             self.webhookSecret = webhookSecret
             self.baseURL = baseURL
-            self.timeout = timeout
+            self.requestTimeout = requestTimeout
+            self.idleTimeout = idleTimeout
+            self.connectTimeout = connectTimeout
             self.maxRetries = maxRetries
             self.defaultHeaders = defaultHeaders
             self.azure = azure
@@ -169,7 +199,8 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
         var parts = [
             "baseURL: \(baseURL.absoluteString)", "apiKey: \(secret(apiKey))", "adminAPIKey: \(secret(adminAPIKey))",
             "apiKeyProvider: \(apiKeyProvider == nil ? "nil" : "<set>")",
-            "webhookSecret: \(secret(webhookSecret))", "timeout: \(timeout) s", "maxRetries: \(maxRetries)",
+            "webhookSecret: \(secret(webhookSecret))", "requestTimeout: \(requestTimeout) s",
+            "idleTimeout: \(idleTimeout) s", "connectTimeout: \(connectTimeout) s", "maxRetries: \(maxRetries)",
             "decodingMode: \(decodingMode)", "maxStreamEventBytes: \(maxStreamEventBytes)",
         ]
         if let organization { parts.append("organization: \(organization)") }
@@ -191,7 +222,8 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
                 "apiKey": secret(apiKey), "adminAPIKey": secret(adminAPIKey),
                 "apiKeyProvider": apiKeyProvider == nil ? "nil" : "<set>", "organization": organization as Any,
                 "project": project as Any, "webhookSecret": secret(webhookSecret), "baseURL": baseURL,
-                "timeout": timeout, "maxRetries": maxRetries, "defaultHeaders": HTTPHeaders.redacted(defaultHeaders),
+                "requestTimeout": requestTimeout, "idleTimeout": idleTimeout, "connectTimeout": connectTimeout,
+                "maxRetries": maxRetries, "defaultHeaders": HTTPHeaders.redacted(defaultHeaders),
                 "azure": azure as Any, "decodingMode": decodingMode, "maxStreamEventBytes": maxStreamEventBytes,
             ])
     }

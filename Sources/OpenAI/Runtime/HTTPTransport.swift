@@ -102,25 +102,30 @@ public struct HTTPResponse: Sendable {
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response, whatever its status.
     ///
+    /// A transport should follow redirects as ``RedirectPolicy`` (see ``URLSessionTransport``)
+    /// does: never send a credential or a body to another origin.
+    ///
     /// - Parameters:
     ///   - request: The request to send.
-    ///   - timeout: The longest time this attempt may take, in seconds.
-    /// - Returns: The response with its whole body.
+    ///   - timeouts: The limits of this attempt: the whole reply within `request` seconds, no
+    ///     `idle` gap without bytes, the connection within `connect` seconds.
+    /// - Returns: The response with its whole body (a non-2xx reply's body may be cut to a few
+    ///   KiB: only its start is kept in the error).
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/connection``,
     ///   ``OpenAIError/Kind/timeout`` or ``OpenAIError/Kind/cancelled``.
-    func send(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPResponse
+    func send(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPResponse
 
     /// Sends `request` and returns the response head as soon as it arrives, with the body as a
     /// sequence of chunks (server-sent events, large downloads).
     ///
     /// - Parameters:
     ///   - request: The request to send.
-    ///   - timeout: The longest time, in seconds, to wait for the response head and then between
-    ///     two chunks.
+    ///   - timeouts: The limits of this attempt: the head within `request` seconds, then no
+    ///     `idle` gap between two chunks; the connection within `connect` seconds.
     /// - Returns: The status, headers and a body stream; cancelling its consumer closes the
     ///   connection.
-    /// - Throws: As ``send(_:timeout:)``.
-    func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse
+    /// - Throws: As ``send(_:timeouts:)``.
+    func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse
 }
 
 /// A response whose body arrives in chunks.
@@ -158,11 +163,11 @@ extension HTTPTransport {
     ///
     /// - Parameters:
     ///   - request: The request to send.
-    ///   - timeout: The longest time this attempt may take, in seconds.
+    ///   - timeouts: The limits of this attempt.
     /// - Returns: The response, its body as a single chunk.
-    /// - Throws: As ``send(_:timeout:)``.
-    public func stream(_ request: HTTPRequest, timeout: TimeInterval) async throws -> HTTPStreamingResponse {
-        let response = try await send(request, timeout: timeout)
+    /// - Throws: As ``send(_:timeouts:)``.
+    public func stream(_ request: HTTPRequest, timeouts: HTTPTimeouts) async throws -> HTTPStreamingResponse {
+        let response = try await send(request, timeouts: timeouts)
         return HTTPStreamingResponse(
             statusCode: response.statusCode, headers: response.headers,
             body: AsyncThrowingStream { continuation in
@@ -174,8 +179,16 @@ extension HTTPTransport {
 
 /// Header-field helpers shared by requests, responses and errors.
 enum HTTPHeaders {
-    /// Header names whose values are credentials and never printed.
-    static let credentialNames: Set<String> = ["authorization", "api-key", "proxy-authorization", "cookie"]
+    /// Header names (lowercased) whose values are credentials and never printed: the one
+    /// redaction list of descriptions, mirrors, errors and logs.
+    static let credentialNames: Set<String> = [
+        "authorization", "api-key", "x-api-key", "proxy-authorization", "cookie", "set-cookie",
+        "x-amz-security-token",
+    ]
+
+    /// Header names (lowercased) never sent to another origin on a redirect: the credentials and
+    /// the organization and project they are scoped to.
+    static let crossOriginStripped: Set<String> = credentialNames.union(["openai-organization", "openai-project"])
 
     static func value(_ name: String, in headers: [String: String]) -> String? {
         if let value = headers[name] { return value }

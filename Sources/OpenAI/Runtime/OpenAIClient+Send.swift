@@ -41,16 +41,8 @@ extension OpenAIClient {
     }()
 
     /// Sends `request` and returns the reply's body bytes (binary responses: audio, files, video).
-    ///
-    /// Inside ``download(to:_:)`` the body is streamed to the file instead and the bytes returned
-    /// are empty.
     func sendForData(_ request: APIRequest, options: RequestOptions) async throws -> Data {
-        if let target = RequestContext.download {
-            let length = try await sendForFile(request, to: target.destination, options: options)
-            target.record(length)
-            return Data()
-        }
-        return try await sendRaw(request, options: options).body
+        try await sendRaw(request, options: options).body
     }
 
     /// Sends `request` and returns the reply's body as UTF-8 text (e.g. `application/sdp`).
@@ -68,26 +60,28 @@ extension OpenAIClient {
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, or
     ///   cancellation.
     func sendRaw(_ request: APIRequest, options: RequestOptions) async throws -> HTTPResponse {
-        try await withRetries(request, options: options) { httpRequest, timeout in
-            let response = try await self.transport.send(httpRequest, timeout: timeout)
+        try await withRetries(request, options: options) { httpRequest, timeouts in
+            let response = try await self.transport.send(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else { return .failure(response) }
             return .success(response, statusCode: response.statusCode, headers: response.headers)
-        }
+        }.value
     }
 
     /// Sends `request` with retries and streams the 2xx reply's body to the file at `destination`
-    /// without holding it in memory; the file is replaced, and removed again when the transfer fails.
+    /// without holding it in memory (one chunk at a time); the file is replaced, and removed again
+    /// when the transfer fails.
     ///
-    /// - Returns: The number of bytes written.
+    /// - Returns: The file, the number of bytes written and the reply head.
     /// - Throws: ``OpenAIError`` as ``sendRaw(_:options:)``; the file-system error when
     ///   `destination` cannot be written.
-    func sendForFile(_ request: APIRequest, to destination: URL, options: RequestOptions) async throws -> Int64 {
-        try await withRetries(request, options: options) { httpRequest, timeout in
-            let response = try await self.transport.stream(httpRequest, timeout: timeout)
+    func sendForFile(_ request: APIRequest, to destination: URL, options: RequestOptions) async throws
+        -> DownloadResult
+    {
+        let (written, head) = try await withRetries(request, options: options) {
+            httpRequest, timeouts -> AttemptResult<Int64> in
+            let response = try await self.transport.stream(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else {
-                var body = Data()
-                for try await chunk in response.body where body.count < 65_536 { body.append(chunk) }
-                return .failure(HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body))
+                return .failure(try await Self.readErrorBody(response))
             }
             let manager = FileManager.default
             try? manager.removeItem(at: destination)
@@ -109,31 +103,47 @@ extension OpenAIClient {
             }
             return .success(written, statusCode: response.statusCode, headers: response.headers)
         }
+        return DownloadResult(fileURL: destination, byteCount: written, response: head)
     }
 
     /// Runs `attempt` until it succeeds, the ``RetryPolicy`` gives up, or the task is cancelled.
     /// The credential is fetched before every attempt; the request (idempotency key included) is
     /// otherwise the same each time.
+    ///
+    /// - Returns: The successful attempt's value and the head of its reply.
     func withRetries<Value>(
         _ request: APIRequest, options: RequestOptions,
-        _ attempt: (HTTPRequest, TimeInterval) async throws -> AttemptResult<Value>
-    ) async throws -> Value {
+        _ attempt: (HTTPRequest, HTTPTimeouts) async throws -> AttemptResult<Value>
+    ) async throws -> (value: Value, response: RawResponse) {
         var httpRequest = try makeHTTPRequest(request, options: options)
-        let timeout = options.timeout ?? configuration.timeout
+        let timeouts = HTTPTimeouts(
+            request: options.requestTimeout ?? configuration.requestTimeout,
+            idle: options.idleTimeout ?? configuration.idleTimeout,
+            connect: options.connectTimeout ?? configuration.connectTimeout)
         let policy = RetryPolicy(maxRetries: max(0, options.maxRetries ?? configuration.maxRetries))
         let recorder = RequestContext.recorder
         var retries = 0
+        var redirects = 0
         while true {
             if Task.isCancelled { throw OpenAIError.cancelled() }
             try await authorize(&httpRequest, request, options: options)
             let outcome: RetryPolicy.Outcome
             let error: OpenAIError
             do {
-                switch try await attempt(httpRequest, timeout) {
+                switch try await attempt(httpRequest, timeouts) {
                 case .success(let value, let statusCode, let headers):
-                    recorder?.record(RawResponse(statusCode: statusCode, headers: headers, attempts: retries + 1))
-                    return value
+                    let head = RawResponse(statusCode: statusCode, headers: headers, attempts: retries + 1)
+                    recorder?.record(head)
+                    return (value, head)
                 case .failure(let response):
+                    if redirects < RedirectPolicy.maxBodyRedirects,
+                        let target = RedirectPolicy.sameOriginLocation(of: response, for: httpRequest.url)
+                    {
+                        // A 307/308 to the same origin: the same request, body included, again.
+                        redirects += 1
+                        httpRequest.url = target
+                        continue
+                    }
                     recorder?.record(
                         RawResponse(statusCode: response.statusCode, headers: response.headers, attempts: retries + 1))
                     error = .fromResponse(response)
@@ -158,6 +168,18 @@ extension OpenAIClient {
                 throw OpenAIError.cancelled("The request was cancelled while waiting \(delay) s to retry.")
             }
         }
+    }
+
+    /// Reads the start of a non-2xx streamed reply's body, at most
+    /// ``URLSessionTransport/maxErrorBodyBytes``, and stops reading there (the connection closes),
+    /// so a huge error body costs neither memory nor time.
+    static func readErrorBody(_ response: HTTPStreamingResponse) async throws -> HTTPResponse {
+        var body = Data()
+        for try await chunk in response.body {
+            body.append(chunk.prefix(URLSessionTransport.maxErrorBodyBytes - body.count))
+            if body.count >= URLSessionTransport.maxErrorBodyBytes { break }
+        }
+        return HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body)
     }
 
     /// Builds the HTTP request for `request`: URL (base URL, Azure deployment path, query),

@@ -55,24 +55,17 @@ extension OpenAIClient {
     /// be taken back.
     ///
     /// - Throws: ``OpenAIError``: for a non-2xx reply the same error a non-streaming call throws
-    ///   (message, code, request id and the body, read up to ``maxErrorBodyBytes``); transport
-    ///   failures and cancellation.
+    ///   (message, code, request id and the body, read up to
+    ///   ``URLSessionTransport/maxErrorBodyBytes``); transport failures and cancellation.
     func openEventStream(_ request: APIRequest, options: RequestOptions) async throws -> HTTPStreamingResponse {
-        try await withRetries(request, options: options) { httpRequest, timeout in
-            let response = try await self.transport.stream(httpRequest, timeout: timeout)
+        try await withRetries(request, options: options) { httpRequest, timeouts in
+            let response = try await self.transport.stream(httpRequest, timeouts: timeouts)
             guard (200..<300).contains(response.statusCode) else {
-                var body = Data()
-                for try await chunk in response.body where body.count < Self.maxErrorBodyBytes {
-                    body.append(chunk)
-                }
-                return .failure(HTTPResponse(statusCode: response.statusCode, headers: response.headers, body: body))
+                return .failure(try await Self.readErrorBody(response))
             }
             return .success(response, statusCode: response.statusCode, headers: response.headers)
-        }
+        }.value
     }
-
-    /// The most bytes of a non-2xx streaming reply's body that are read (1 MiB).
-    static let maxErrorBodyBytes = 1 << 20
 
     /// Throws when an event reports an error: an `event: error` frame (its data is the error, flat
     /// or as `{"error": {...}}`), a payload with a top-level `error` object (Chat Completions),

@@ -34,22 +34,33 @@ public struct RawResponse: Sendable, Hashable {
     }
 }
 
-/// The result of ``OpenAIClient/download(to:_:)``.
+/// The result of a download to a file: the `to:` variant of every operation that returns file
+/// bytes (`client.files.content(fileID:to:)`, `client.audio.speech.create(_:to:)`, ...).
 public struct DownloadResult: Sendable, Hashable {
     /// The file the body was written to.
     public var fileURL: URL
     /// The number of bytes written.
     public var byteCount: Int64
-    /// The reply's status and headers.
-    public var response: RawResponse?
+    /// The reply's status and headers, and how many attempts were made.
+    public var response: RawResponse
+
+    /// Creates a download result.
+    ///
+    /// - Parameters:
+    ///   - fileURL: The file written.
+    ///   - byteCount: The bytes written.
+    ///   - response: The reply head.
+    public init(fileURL: URL, byteCount: Int64, response: RawResponse) {
+        self.fileURL = fileURL
+        self.byteCount = byteCount
+        self.response = response
+    }
 }
 
 /// Task-local state that the runtime reads while a call runs.
 enum RequestContext {
     /// Where ``OpenAIClient/withRawResponse(_:)`` collects reply heads.
     @TaskLocal static var recorder: RawResponseRecorder?
-    /// Where ``OpenAIClient/download(to:_:)`` sends a binary body.
-    @TaskLocal static var download: DownloadTarget?
 }
 
 /// Keeps the head of the last reply of a call.
@@ -68,28 +79,6 @@ final class RawResponseRecorder: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return last
-    }
-}
-
-/// The destination of a download and the bytes written to it.
-/// `@unchecked Sendable`: `lock` guards `written`.
-final class DownloadTarget: @unchecked Sendable {
-    let destination: URL
-    private let lock = NSLock()
-    private var written: Int64?
-
-    init(destination: URL) { self.destination = destination }
-
-    func record(_ count: Int64) {
-        lock.lock()
-        written = count
-        lock.unlock()
-    }
-
-    var byteCount: Int64? {
-        lock.lock()
-        defer { lock.unlock() }
-        return written
     }
 }
 
@@ -115,39 +104,5 @@ extension OpenAIClient {
             throw OpenAIError(kind: .invalidRequest, message: "withRawResponse: the call sent no request.")
         }
         return (value, response)
-    }
-
-    /// Runs `call`, one binary-reply operation (speech, file content, video content, skill
-    /// archive), streaming its body to the file at `destination` without holding it in memory.
-    ///
-    /// ```swift
-    /// let result = try await client.download(to: fileURL) {
-    ///     try await client.files.content(fileID: "file-abc")
-    /// }
-    /// ```
-    ///
-    /// The operation's own return value is empty inside `call`. The file is replaced; it is
-    /// removed when the transfer fails midway. A failed attempt before the body starts is retried
-    /// as usual.
-    ///
-    /// - Parameters:
-    ///   - destination: A file URL.
-    ///   - call: Calls one operation that returns `Data`.
-    /// - Returns: The file URL, the number of bytes written and the reply head.
-    /// - Throws: What the operation throws (``OpenAIError``), the file-system error when
-    ///   `destination` cannot be written, or ``OpenAIError`` of kind
-    ///   ``OpenAIError/Kind/invalidRequest`` when `call` downloaded nothing.
-    public func download(
-        to destination: URL, isolation: isolated (any Actor)? = #isolation, _ call: () async throws -> Data
-    ) async throws -> DownloadResult {
-        let target = DownloadTarget(destination: destination)
-        let recorder = RawResponseRecorder()
-        _ = try await RequestContext.$recorder.withValue(recorder) {
-            try await RequestContext.$download.withValue(target) { try await call() }
-        }
-        guard let count = target.byteCount else {
-            throw OpenAIError(kind: .invalidRequest, message: "download(to:): the call is not a binary download.")
-        }
-        return DownloadResult(fileURL: destination, byteCount: count, response: recorder.response)
     }
 }

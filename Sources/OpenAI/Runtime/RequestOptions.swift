@@ -12,8 +12,22 @@ public struct RequestOptions: Sendable {
     public var query: [URLQueryItem]
     /// Extra members merged into a JSON request body (a `.null` value sends an explicit `null`).
     public var extraBody: [String: JSONValue]
-    /// The longest time one attempt may take, in seconds.
-    public var timeout: TimeInterval?
+    /// The longest time one attempt may take, in seconds (until the head of a streamed reply);
+    /// the client's ``OpenAIClient/Configuration/requestTimeout`` when `nil`.
+    public var requestTimeout: TimeInterval?
+    /// The longest time without a byte sent or received, in seconds; the client's
+    /// ``OpenAIClient/Configuration/idleTimeout`` when `nil`.
+    public var idleTimeout: TimeInterval?
+    /// The longest time to wait for the connection, in seconds; the client's
+    /// ``OpenAIClient/Configuration/connectTimeout`` when `nil`.
+    public var connectTimeout: TimeInterval?
+
+    /// The request timeout (``requestTimeout``), in seconds.
+    @available(*, deprecated, renamed: "requestTimeout")
+    public var timeout: TimeInterval? {
+        get { requestTimeout }
+        set { requestTimeout = newValue }
+    }
     /// How many times a failed request is retried.
     public var maxRetries: Int?
     /// Sent as `Idempotency-Key`, the same on every attempt.
@@ -30,21 +44,26 @@ public struct RequestOptions: Sendable {
     ///   - headers: Extra headers; a `nil` value removes the header.
     ///   - query: Extra query items.
     ///   - extraBody: Extra members merged into a JSON body.
-    ///   - timeout: The longest time one attempt may take, in seconds.
+    ///   - requestTimeout: The longest time one attempt may take, in seconds.
+    ///   - idleTimeout: The longest time without a byte sent or received, in seconds.
+    ///   - connectTimeout: The longest time to wait for the connection, in seconds.
     ///   - maxRetries: How many times a failed request is retried.
     ///   - idempotencyKey: The `Idempotency-Key` header, the same on every attempt.
     ///   - uploadProgress: Called with bytes sent and total bytes as the body goes out.
     ///   - maxStreamEventBytes: The most bytes one server-sent event may take.
     public init(
         headers: [String: String?] = [:], query: [URLQueryItem] = [], extraBody: [String: JSONValue] = [:],
-        timeout: TimeInterval? = nil, maxRetries: Int? = nil, idempotencyKey: String? = nil,
+        requestTimeout: TimeInterval? = nil, idleTimeout: TimeInterval? = nil, connectTimeout: TimeInterval? = nil,
+        maxRetries: Int? = nil, idempotencyKey: String? = nil,
         uploadProgress: (@Sendable (_ bytesSent: Int64, _ totalBytes: Int64?) -> Void)? = nil,
         maxStreamEventBytes: Int? = nil
     ) {
         self.headers = headers
         self.query = query
         self.extraBody = extraBody
-        self.timeout = timeout
+        self.requestTimeout = requestTimeout
+        self.idleTimeout = idleTimeout
+        self.connectTimeout = connectTimeout
         self.maxRetries = maxRetries
         self.idempotencyKey = idempotencyKey
         self.uploadProgress = uploadProgress

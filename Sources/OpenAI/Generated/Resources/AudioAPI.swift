@@ -77,6 +77,27 @@ extension AudioSpeechAPI {
         try request.setJSONBody(body)
         return client.stream(request, options: options, as: CreateSpeechResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["speech.audio.done"]))
     }
+
+    /// Generates audio from the input text. Writes the reply's bytes to a file as they arrive, without holding them in memory.
+    ///
+    /// - Parameters:
+    ///   - body: The request body.
+    ///   - destination: The file URL to write the body to; an existing file is replaced.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The file, the number of bytes written and the reply head.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written.
+    ///
+    /// - Remark: `POST /audio/speech` (operationId `createSpeech`)
+    public func create(
+        _ body: CreateSpeechRequest,
+        to destination: Foundation.URL,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> DownloadResult {
+        var request = APIRequest(method: "POST", path: "/audio/speech", operationID: "createSpeech")
+        try request.setJSONBody(body)
+        request.accept = "application/octet-stream"
+        return try await client.sendForFile(request, to: destination, options: options)
+    }
 }
 
 /// The `audio.transcriptions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.

@@ -141,6 +141,7 @@ extension ContainersFilesAPI {
     ///   - containerID: The `container_id` path parameter.
     ///   - fileID: The `file_id` path parameter.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The reply's body bytes.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /containers/{container_id}/files/{file_id}/content` (operationId `RetrieveContainerFileContent`)
@@ -148,11 +149,36 @@ extension ContainersFilesAPI {
         containerID: Swift.String,
         fileID: Swift.String,
         options: RequestOptions = RequestOptions()
-    ) async throws {
+    ) async throws -> Foundation.Data {
         var request = APIRequest(method: "GET", path: "/containers/{container_id}/files/{file_id}/content", operationID: "RetrieveContainerFileContent")
         try request.setPathParameter("container_id", containerID)
         try request.setPathParameter("file_id", fileID)
-        try await client.sendForNoContent(request, options: options)
+        request.accept = "*/*"
+        return try await client.sendForData(request, options: options)
+    }
+
+    /// Retrieve Container File Content Writes the reply's bytes to a file as they arrive, without holding them in memory.
+    ///
+    /// - Parameters:
+    ///   - containerID: The `container_id` path parameter.
+    ///   - fileID: The `file_id` path parameter.
+    ///   - destination: The file URL to write the body to; an existing file is replaced.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The file, the number of bytes written and the reply head.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written.
+    ///
+    /// - Remark: `GET /containers/{container_id}/files/{file_id}/content` (operationId `RetrieveContainerFileContent`)
+    public func content(
+        containerID: Swift.String,
+        fileID: Swift.String,
+        to destination: Foundation.URL,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> DownloadResult {
+        var request = APIRequest(method: "GET", path: "/containers/{container_id}/files/{file_id}/content", operationID: "RetrieveContainerFileContent")
+        try request.setPathParameter("container_id", containerID)
+        try request.setPathParameter("file_id", fileID)
+        request.accept = "*/*"
+        return try await client.sendForFile(request, to: destination, options: options)
     }
 
     /// Create a Container File

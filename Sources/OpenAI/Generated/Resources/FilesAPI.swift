@@ -20,17 +20,39 @@ extension FilesAPI {
     /// - Parameters:
     ///   - fileID: The ID of the file to use for this request.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `Swift.String` reply.
+    /// - Returns: The reply's body bytes.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
     /// - Remark: `GET /files/{file_id}/content` (operationId `downloadFile`)
     public func content(
         fileID: Swift.String,
         options: RequestOptions = RequestOptions()
-    ) async throws -> Swift.String {
+    ) async throws -> Foundation.Data {
         var request = APIRequest(method: "GET", path: "/files/{file_id}/content", operationID: "downloadFile")
         try request.setPathParameter("file_id", fileID)
-        return try await client.send(request, options: options, as: Swift.String.self)
+        request.accept = "*/*"
+        return try await client.sendForData(request, options: options)
+    }
+
+    /// Returns a response containing the contents of the specified file. Writes the reply's bytes to a file as they arrive, without holding them in memory.
+    ///
+    /// - Parameters:
+    ///   - fileID: The ID of the file to use for this request.
+    ///   - destination: The file URL to write the body to; an existing file is replaced.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The file, the number of bytes written and the reply head.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written.
+    ///
+    /// - Remark: `GET /files/{file_id}/content` (operationId `downloadFile`)
+    public func content(
+        fileID: Swift.String,
+        to destination: Foundation.URL,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> DownloadResult {
+        var request = APIRequest(method: "GET", path: "/files/{file_id}/content", operationID: "downloadFile")
+        try request.setPathParameter("file_id", fileID)
+        request.accept = "*/*"
+        return try await client.sendForFile(request, to: destination, options: options)
     }
 
     /// Upload a file that can be used across various endpoints. Individual files

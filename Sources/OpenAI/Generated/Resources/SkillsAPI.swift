@@ -37,6 +37,27 @@ extension SkillsAPI {
         return try await client.sendForData(request, options: options)
     }
 
+    /// Download a skill zip bundle by its ID. Writes the reply's bytes to a file as they arrive, without holding them in memory.
+    ///
+    /// - Parameters:
+    ///   - skillID: The identifier of the skill to download.
+    ///   - destination: The file URL to write the body to; an existing file is replaced.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The file, the number of bytes written and the reply head.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written.
+    ///
+    /// - Remark: `GET /skills/{skill_id}/content` (operationId `GetSkillContent`)
+    public func content(
+        skillID: Swift.String,
+        to destination: Foundation.URL,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> DownloadResult {
+        var request = APIRequest(method: "GET", path: "/skills/{skill_id}/content", operationID: "GetSkillContent")
+        try request.setPathParameter("skill_id", skillID)
+        request.accept = "application/zip, application/json"
+        return try await client.sendForFile(request, to: destination, options: options)
+    }
+
     /// Create a new skill.
     ///
     /// - Parameters:
@@ -182,6 +203,30 @@ extension SkillsVersionsAPI {
         try request.setPathParameter("version", version)
         request.accept = "application/zip, application/json"
         return try await client.sendForData(request, options: options)
+    }
+
+    /// Download a skill version zip bundle. Writes the reply's bytes to a file as they arrive, without holding them in memory.
+    ///
+    /// - Parameters:
+    ///   - skillID: The identifier of the skill.
+    ///   - version: The skill version number.
+    ///   - destination: The file URL to write the body to; an existing file is replaced.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The file, the number of bytes written and the reply head.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written.
+    ///
+    /// - Remark: `GET /skills/{skill_id}/versions/{version}/content` (operationId `GetSkillVersionContent`)
+    public func content(
+        skillID: Swift.String,
+        version: Swift.String,
+        to destination: Foundation.URL,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> DownloadResult {
+        var request = APIRequest(method: "GET", path: "/skills/{skill_id}/versions/{version}/content", operationID: "GetSkillVersionContent")
+        try request.setPathParameter("skill_id", skillID)
+        try request.setPathParameter("version", version)
+        request.accept = "application/zip, application/json"
+        return try await client.sendForFile(request, to: destination, options: options)
     }
 
     /// Create a new immutable skill version.

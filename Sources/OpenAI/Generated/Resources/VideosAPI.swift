@@ -43,6 +43,31 @@ extension VideosAPI {
         return try await client.sendForData(request, options: options)
     }
 
+    /// Download the generated video bytes or a derived preview asset. Writes the reply's bytes to a file as they arrive, without holding them in memory.
+    ///
+    /// - Parameters:
+    ///   - videoID: The identifier of the video whose media to download.
+    ///   - variant: Which downloadable asset to return. Defaults to the MP4 video.
+    ///   - destination: The file URL to write the body to; an existing file is replaced.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The file, the number of bytes written and the reply head.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written.
+    ///
+    /// - Remark: `GET /videos/{video_id}/content` (operationId `RetrieveVideoContent`)
+    @available(*, deprecated)
+    public func content(
+        videoID: Swift.String,
+        variant: VideoContentVariant? = nil,
+        to destination: Foundation.URL,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> DownloadResult {
+        var request = APIRequest(method: "GET", path: "/videos/{video_id}/content", operationID: "RetrieveVideoContent")
+        try request.setPathParameter("video_id", videoID)
+        try request.addQuery("variant", variant)
+        request.accept = "video/mp4, image/webp, application/json"
+        return try await client.sendForFile(request, to: destination, options: options)
+    }
+
     /// Create a new video generation job from a prompt and optional reference assets.
     ///
     /// - Parameters:

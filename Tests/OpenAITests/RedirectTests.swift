@@ -1,0 +1,159 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@testable import OpenAI
+
+/// Redirects at the trust boundary: a 3xx to another origin (here the test server's second port,
+/// or the same port under another host name) never carries a credential or a body; see
+/// ``RedirectPolicy``.
+final class RedirectTests: XCTestCase {
+    private var server: TestServer!
+
+    override func setUpWithError() throws {
+        server = try TestServer.shared()
+    }
+
+    private static let embedding: JSONValue = ["model": "text-embedding-3-small", "input": "secret text"]
+
+    private func client(_ scenario: String, redirect status: Int, to location: String) throws -> OpenAIClient {
+        try server.client(
+            apiKey: "sk-test-redirect-secret", maxRetries: 0,
+            headers: [
+                "x-testserver-scenario": scenario, "x-testserver-redirect-status": String(status),
+                "x-testserver-redirect-location": location,
+            ],
+            configure: {
+                $0.organization = "org-secret"
+                $0.project = "proj_secret"
+            })
+    }
+
+    private var otherOrigin: String { server.secondRootURL.absoluteString + "/v1/embeddings" }
+
+    private func headers(_ record: TestServer.Record) -> [String: String] { record.headers }
+
+    func testCrossOriginRedirectsOfAPostAreFollowedOnlyWithoutCredentialsOrBody() async throws {
+        for status in [301, 302, 303, 307, 308] {
+            let scenario = TestServer.scenario("crossOrigin\(status)")
+            let client = try client(scenario, redirect: status, to: otherOrigin)
+            var thrown: OpenAIError?
+            do {
+                _ = try await client.embeddings.create(try Self.embedding.decode())
+            } catch let error as OpenAIError {
+                thrown = error
+            }
+            let records = try await server.requests(scenario: scenario)
+            XCTAssertEqual(records.first?.headers["authorization"], "Bearer sk-test-redirect-secret", "\(status)")
+            if status == 307 || status == 308 {
+                // Following would send the body to the other origin: the 3xx is the reply.
+                XCTAssertEqual(records.count, 1, "\(status): not followed")
+                XCTAssertEqual(thrown?.statusCode, status)
+                XCTAssertEqual(thrown?.headers.first { $0.key.lowercased() == "location" }?.value, otherOrigin)
+                continue
+            }
+            XCTAssertEqual(records.count, 2, "\(status): followed")
+            let redirected = try XCTUnwrap(records.last)
+            XCTAssertEqual(redirected.headers["host"], server.secondRootURL.host.map { "\($0):\(server.secondRootURL.port!)" })
+            XCTAssertEqual(redirected.method, "GET", "\(status) turns the POST into a GET")
+            XCTAssertNil(redirected.headers["authorization"], "\(status)")
+            XCTAssertNil(redirected.headers["openai-organization"], "\(status)")
+            XCTAssertNil(redirected.headers["openai-project"], "\(status)")
+            XCTAssertNil(redirected.raw["body"]?["json"], "\(status): no body")
+            XCTAssertFalse("\(redirected.raw)".contains("secret"), "\(status): nothing secret arrived")
+        }
+    }
+
+    func testSameOriginRedirectIsFollowedWithCredentialsAndBody() async throws {
+        let scenario = TestServer.scenario()
+        let client = try client(scenario, redirect: 307, to: server.baseURL.absoluteString + "/embeddings")
+        _ = try await client.embeddings.create(try Self.embedding.decode())
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.count, 2)
+        XCTAssertEqual(records.last?.method, "POST")
+        XCTAssertEqual(records.last?.headers["authorization"], "Bearer sk-test-redirect-secret")
+        XCTAssertEqual(records.last?.headers["openai-organization"], "org-secret")
+        XCTAssertEqual(records.last?.validation, "ok", "the body arrived again")
+    }
+
+    func testAnotherHostNameOnTheSamePortIsAnotherOrigin() async throws {
+        let scenario = TestServer.scenario()
+        let port = try XCTUnwrap(server.rootURL.port)
+        let client = try client(scenario, redirect: 302, to: "http://localhost:\(port)/v1/models")
+        _ = try? await client.models.list()
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.count, 2)
+        XCTAssertEqual(records.last?.headers["host"], "localhost:\(port)")
+        XCTAssertNil(records.last?.headers["authorization"])
+    }
+
+    func testAzureAPIKeyIsNotSentToAnotherOrigin() async throws {
+        let scenario = TestServer.scenario()
+        var configuration = OpenAIClient.Configuration.azure(
+            endpoint: server.rootURL, apiVersion: "2024-10-21", deployment: "embed", apiKey: "azure-secret-key")
+        configuration.maxRetries = 0
+        configuration.defaultHeaders = [
+            "x-testserver-scenario": scenario, "x-testserver-redirect-status": "302",
+            "x-testserver-redirect-location": otherOrigin,
+        ]
+        let client = try OpenAIClient(configuration: configuration)
+        _ = try? await client.embeddings.create(try Self.embedding.decode())
+        let records = try await server.requests(scenario: scenario)
+        XCTAssertEqual(records.first?.headers["api-key"], "azure-secret-key")
+        XCTAssertEqual(records.count, 2)
+        XCTAssertNil(records.last?.headers["api-key"])
+        XCTAssertFalse("\(records.last?.raw ?? .null)".contains("azure-secret-key"))
+    }
+
+    // MARK: The rule, without I/O
+
+    func testOriginsCompareSchemeHostAndPortWithDefaultPorts() {
+        func same(_ a: String, _ b: String) -> Bool { RedirectPolicy.sameOrigin(URL(string: a)!, URL(string: b)!) }
+        XCTAssertTrue(same("https://api.openai.com/v1/x", "https://API.openai.com:443/v2"))
+        XCTAssertTrue(same("http://127.0.0.1:8080/a", "http://127.0.0.1:8080/b?c"))
+        XCTAssertFalse(same("https://api.openai.com/v1", "http://api.openai.com/v1"), "scheme")
+        XCTAssertFalse(same("https://api.openai.com/v1", "https://api.openai.com.evil.example/v1"), "host")
+        XCTAssertFalse(same("http://127.0.0.1:8080/a", "http://127.0.0.1:8081/a"), "port")
+        XCTAssertFalse(same("http://127.0.0.1/a", "http://localhost/a"), "host name")
+    }
+
+    func testCrossOriginRequestsLoseEveryCredentialHeaderAndMethodsWithABodyAreRefused() throws {
+        var request = URLRequest(url: URL(string: "https://elsewhere.example/v1/models")!)
+        request.httpMethod = "GET"
+        let headers = [
+            "Authorization": "Bearer sk-1", "api-key": "k", "X-Api-Key": "k", "Proxy-Authorization": "Basic x",
+            "Cookie": "a=b", "OpenAI-Organization": "org-1", "OpenAI-Project": "proj_1",
+            "X-Amz-Security-Token": "t", "Accept": "application/json",
+        ]
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let original = URL(string: "https://api.openai.com/v1/models")!
+        let followed = try XCTUnwrap(RedirectPolicy.follow(from: original, to: request, hasBody: true))
+        XCTAssertEqual(followed.allHTTPHeaderFields, ["Accept": "application/json"])
+        // Same origin: as URLSession built it.
+        XCTAssertEqual(
+            RedirectPolicy.follow(from: URL(string: "https://elsewhere.example/v0")!, to: request, hasBody: false)?
+                .allHTTPHeaderFields?.count, headers.count)
+        // A redirect that keeps the body is left to the client, whatever the origin.
+        var post = request
+        post.httpMethod = "POST"
+        XCTAssertNil(RedirectPolicy.follow(from: original, to: post, hasBody: true))
+        XCTAssertNil(RedirectPolicy.follow(from: URL(string: "https://elsewhere.example/v0")!, to: post, hasBody: true))
+        var put = request
+        put.httpMethod = "PUT"
+        XCTAssertNil(RedirectPolicy.follow(from: original, to: put, hasBody: true))
+        // The client sends it again only to the same origin.
+        let reply = HTTPResponse(statusCode: 307, headers: ["location": "/v2/models"])
+        XCTAssertEqual(
+            RedirectPolicy.sameOriginLocation(of: reply, for: original)?.absoluteString,
+            "https://api.openai.com/v2/models")
+        XCTAssertNil(
+            RedirectPolicy.sameOriginLocation(
+                of: HTTPResponse(statusCode: 308, headers: ["Location": "https://elsewhere.example/x"]), for: original))
+        XCTAssertNil(
+            RedirectPolicy.sameOriginLocation(
+                of: HTTPResponse(statusCode: 302, headers: ["Location": "/v2/models"]), for: original))
+    }
+}
