@@ -38,6 +38,7 @@ let package = Package(
         .executableTarget(name: "bench-sse", dependencies: ["OpenAI"], path: "Benchmarks/SSE"),
         .executableTarget(name: "bench-upload", dependencies: ["OpenAI"], path: "Benchmarks/Upload"),
         .executableTarget(name: "bench-runtime", dependencies: ["OpenAI"], path: "Benchmarks/Runtime"),
+        .executableTarget(name: "bench-embeddings", dependencies: ["OpenAI"], path: "Benchmarks/Embeddings"),
 
         // MARK: Generator
         .systemLibrary(

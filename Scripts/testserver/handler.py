@@ -203,7 +203,7 @@ class _Context:
     async def _run(self) -> web.StreamResponse:
         request = self.request
         raw_path = request.rel_url.raw_path
-        redirect = self._redirect()
+        redirect = await self._redirect()
         if redirect is not None:
             return redirect
         if not raw_path.startswith("/v1/"):
@@ -247,15 +247,17 @@ class _Context:
             return self.reply(400, body)
         return await self._respond(op)
 
-    def _redirect(self) -> web.Response | None:
+    async def _redirect(self) -> web.Response | None:
         """A 3xx to `redirect-location` for the first `redirect-times` attempts (default 1), as an
-        edge proxy sends before the API sees the request."""
+        edge proxy sends before the API sees the request (its body is read and recorded)."""
         control = self.control
         status = _int(control.get("redirect-status"))
         if status is None or "redirect-location" not in control:
             return None
         if self.record["attempt"] > (_int(control.get("redirect-times"), 1) or 0):
             return None
+        if self.request.body_exists:
+            self._record_body(await self.request.read())
         self.record["redirected_to"] = control["redirect-location"]
         body = replies.openai_error(f"Moved to {control['redirect-location']}", "moved")
         return self.reply(status, body, extra={"Location": control["redirect-location"]})

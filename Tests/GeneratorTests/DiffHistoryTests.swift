@@ -1,6 +1,7 @@
 import Foundation
 import OpenAPI
 import XCTest
+import TestSupport
 
 @testable import GeneratorCore
 
@@ -21,7 +22,7 @@ final class DiffHistoryTests: XCTestCase {
     static func historyFiles() throws -> [URL] {
         let history = shared.appendingPathComponent("history")
         guard FileManager.default.fileExists(atPath: history.path) else {
-            throw XCTSkip(
+            throw Unavailable.skip(
                 "../shared/spec/history not found at \(history.path); the real-history diff tests need it")
         }
         return try FileManager.default.contentsOfDirectory(atPath: history.path).filter {
@@ -56,7 +57,7 @@ final class DiffHistoryTests: XCTestCase {
         let files = try Self.historyFiles()
         guard let old = files.first(where: { $0.lastPathComponent.hasPrefix("2026-08-05") }),
             let new = files.first(where: { $0.lastPathComponent.hasPrefix("2026-08-13") })
-        else { throw XCTSkip("the 2026-08-05 and 2026-08-13 specs are not in ../shared/spec/history") }
+        else { throw Unavailable.skip("the 2026-08-05 and 2026-08-13 specs are not in ../shared/spec/history") }
         let report = SpecDiffer().compare(old: try Self.translated(old), new: try Self.translated(new))
         func find(_ kind: String, _ pointer: String) -> SpecChange? {
             report.changes.first { $0.kind == kind && $0.pointer == pointer }

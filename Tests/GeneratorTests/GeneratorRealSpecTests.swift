@@ -2,6 +2,7 @@ import Foundation
 import OpenAPI
 import XCTest
 import YAML
+import TestSupport
 
 @testable import GeneratorCore
 
@@ -14,7 +15,7 @@ final class GeneratorRealSpecTests: XCTestCase {
     static func lockedSpec() throws -> (bytes: [UInt8], path: String) {
         let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/spec/openapi.yaml")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw XCTSkip("../shared/spec/openapi.yaml is missing beside the package root")
+            throw Unavailable.skip("../shared/spec/openapi.yaml is missing beside the package root")
         }
         return ([UInt8](data), url.path)
     }

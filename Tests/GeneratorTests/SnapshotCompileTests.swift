@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Type-checks every snapshot fixture's `expected/` Swift together with the hand-written runtime
 /// (every `.swift` file under `Sources/OpenAI` except `Generated/`), as one module named `OpenAI`
@@ -78,7 +79,7 @@ final class SnapshotCompileTests: XCTestCase {
         }
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else {
-            throw XCTSkip("swiftc not found (looked at \(candidates.joined(separator: ", ")))")
+            throw Unavailable.skip("swiftc not found (looked at \(candidates.joined(separator: ", ")))")
         }
         return found
     }

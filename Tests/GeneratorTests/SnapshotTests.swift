@@ -2,6 +2,7 @@ import Foundation
 import GeneratorCore
 import OpenAPI
 import XCTest
+import TestSupport
 
 /// The snapshot fixtures in `Tests/GeneratorTests/Snapshots/<name>/`: a tiny `spec.yaml`, the exact
 /// generated tree in `expected/`, and the expected diagnostics in `diagnostics.txt`
@@ -124,7 +125,7 @@ final class SnapshotTests: XCTestCase {
         let spec = SnapshotFixtures.packageRoot.appendingPathComponent("../shared/spec/openapi.yaml")
             .standardized
         guard FileManager.default.fileExists(atPath: spec.path) else {
-            throw XCTSkip("the locked spec is not at \(spec.path)")
+            throw Unavailable.skip("the locked spec is not at \(spec.path)")
         }
         let bytes = [UInt8](try Data(contentsOf: spec))
         let hash = SHA256.hex(bytes)

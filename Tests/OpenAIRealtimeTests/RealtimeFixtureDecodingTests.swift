@@ -1,6 +1,7 @@
 import Foundation
 import OpenAI
 import XCTest
+import TestSupport
 
 @testable import OpenAIRealtime
 
@@ -16,7 +17,7 @@ final class RealtimeFixtureDecodingTests: XCTestCase {
         let url = Self.packageRoot.deletingLastPathComponent()
             .appendingPathComponent("shared/fixtures/realtime").appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip(
+            throw Unavailable.skip(
                 "../shared/fixtures/realtime/\(path) is missing beside the package root; this test reads it in place"
             )
         }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 @testable import OpenAIRealtime
 
@@ -48,7 +49,7 @@ import XCTest
         static func shared() throws -> RealtimeTestServer {
             switch started {
             case .success(let server): return server
-            case .failure(let error): throw XCTSkip(error.message)
+            case .failure(let error): throw Unavailable.skip(error.message)
             }
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 @testable import OpenAIRealtime
 
@@ -375,7 +376,7 @@ import XCTest
                         && getsockname(fd, $0, &length) == 0
                 }
             }
-            guard fd >= 0, bound else { throw XCTSkip("cannot open a loopback listener") }
+            guard fd >= 0, bound else { throw Unavailable.skip("cannot open a loopback listener") }
             return (fd, Int(UInt16(bigEndian: address.sin_port)))
         }
 

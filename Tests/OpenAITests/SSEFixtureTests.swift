@@ -1,6 +1,7 @@
 import Foundation
 import OpenAI
 import XCTest
+import TestSupport
 
 /// The parser on every recorded `.sse` body in `../shared/fixtures` (real OpenAI traffic, see
 /// `PROVENANCE.md` there): checked against an independent line-based reading, and fed split at
@@ -72,7 +73,7 @@ final class SSEFixtureTests: XCTestCase {
         let directory = try SSETestSupport.fixturesDirectory()
         let url = directory.appendingPathComponent("chat-completions/stream/py-plain-text.sse")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw XCTSkip("missing \(url.path)")
+            throw Unavailable.skip("missing \(url.path)")
         }
         let events = SSETestSupport.parse(Array(data))
         XCTAssertEqual(events.count, 34)
@@ -90,7 +91,7 @@ final class SSEFixtureTests: XCTestCase {
         let directory = try SSETestSupport.fixturesDirectory()
         let url = directory.appendingPathComponent("responses/stream/dotnet-text-basic.sse")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw XCTSkip("missing \(url.path)")
+            throw Unavailable.skip("missing \(url.path)")
         }
         let events = SSETestSupport.parse(Array(data))
         XCTAssertEqual(
@@ -111,7 +112,7 @@ final class SSEFixtureTests: XCTestCase {
         let directory = try SSETestSupport.fixturesDirectory()
         let url = directory.appendingPathComponent("audio/stream/dotnet-transcription-deltas-crlf.sse")
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw XCTSkip("missing \(url.path)")
+            throw Unavailable.skip("missing \(url.path)")
         }
         let events = SSETestSupport.parse(Array(data))
         XCTAssertEqual(events.count, 10)

@@ -1,6 +1,7 @@
 import Foundation
 import OpenAI
 import XCTest
+import TestSupport
 
 /// Helpers shared by the server-sent event tests.
 enum SSETestSupport {
@@ -60,7 +61,7 @@ enum SSETestSupport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: fixtures.path, isDirectory: &isDirectory), isDirectory.boolValue
         else {
-            throw XCTSkip(
+            throw Unavailable.skip(
                 "recorded traffic not found at \(fixtures.path) (expected ../shared/fixtures beside the package)")
         }
         return fixtures
@@ -69,10 +70,10 @@ enum SSETestSupport {
     /// Every `.sse` file under the fixtures folder, as paths relative to it, sorted.
     static func sseFixtures(in directory: URL) throws -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else {
-            throw XCTSkip("cannot list \(directory.path)")
+            throw Unavailable.skip("cannot list \(directory.path)")
         }
         let paths = enumerator.compactMap { $0 as? String }.filter { $0.hasSuffix(".sse") }.sorted()
-        if paths.isEmpty { throw XCTSkip("no .sse fixtures under \(directory.path)") }
+        if paths.isEmpty { throw Unavailable.skip("no .sse fixtures under \(directory.path)") }
         return paths
     }
 }

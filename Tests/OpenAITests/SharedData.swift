@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 /// Locates `../shared` (the spec versions and recorded fixtures) beside the package root.
 enum SharedData {
@@ -16,11 +17,11 @@ enum SharedData {
     /// The file at `path` below `../shared`; skips the calling test, saying why, when missing.
     static func file(_ path: String) throws -> URL {
         guard let folder else {
-            throw XCTSkip("../shared is missing beside the package root; this test reads \(path) from it")
+            throw Unavailable.skip("../shared is missing beside the package root; this test reads \(path) from it")
         }
         let url = folder.appendingPathComponent(path)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            throw XCTSkip("../shared/\(path) is missing")
+            throw Unavailable.skip("../shared/\(path) is missing")
         }
         return url
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -36,13 +37,14 @@ final class TestServer: Sendable {
 
     /// The one server of this process, started on first use.
     ///
-    /// - Throws: `XCTSkip` when the Python venv or `../shared` is missing (run `Scripts/test.sh`),
+    /// - Throws: ``Unavailable/skip(_:)`` (a skip, or a failure in CI) when the Python venv or
+    ///   `../shared` is missing (run `Scripts/test.sh`),
     ///   an error when the server does not start within 60 s.
     static func shared() throws -> TestServer {
         try state.withLock { state in
             switch state {
             case .running(let server): return server
-            case .failed(let message): throw XCTSkip(message)
+            case .failed(let message): throw Unavailable.skip(message)
             case .notStarted:
                 do {
                     let server = try start()
@@ -97,6 +99,13 @@ final class TestServer: Sendable {
         var validation: String? { raw["validation"]?["result"]?.stringValue }
         var validationErrors: [JSONValue] { raw["validation"]?["errors"]?.arrayValue ?? [] }
         var receivedAt: Double? { raw["received_at"]?.doubleValue }
+        /// The request body's size in bytes as the server received it (0 without a body).
+        var bodySize: Int { Int(raw["body"]?["size"]?.doubleValue ?? 0) }
+        /// The request body parsed as JSON, when it was UTF-8 JSON.
+        var bodyJSON: JSONValue? {
+            guard let text = raw["body"]?["text"]?.stringValue else { return nil }
+            return try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        }
         /// Header values by lowercased name (the last one wins).
         var headers: [String: String] {
             var result: [String: String] = [:]
@@ -147,7 +156,7 @@ final class TestServer: Sendable {
             environment["OPENAI_TEST_PYTHON"].flatMap { $0.isEmpty ? nil : $0 }
             ?? root.appendingPathComponent("Scripts/.venv/bin/python").path
         guard FileManager.default.isExecutableFile(atPath: python) || !python.contains("/") else {
-            throw XCTSkip(
+            throw Unavailable.skip(
                 "no Python for the test server at \(python): run Scripts/test.sh (it creates Scripts/.venv) or set OPENAI_TEST_PYTHON"
             )
         }
@@ -190,13 +199,13 @@ final class TestServer: Sendable {
                 return server
             }
             guard process.isRunning else {
-                throw XCTSkip(
+                throw Unavailable.skip(
                     "the test server exited at start-up (status \(process.terminationStatus)); run Scripts/test.sh")
             }
             Thread.sleep(forTimeInterval: 0.02)
         }
         process.terminate()
-        throw XCTSkip("the test server wrote no port file within 60 s")
+        throw Unavailable.skip("the test server wrote no port file within 60 s")
     }
 
     private static let keepAlive = LockedState<Pipe?>(nil)

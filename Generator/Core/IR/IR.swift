@@ -228,12 +228,26 @@ public struct OperationDecl: Hashable, Sendable {
     public var adminAuthentication: Bool
     public var documentation: Documentation
     public var area: String
+    /// JSON body members the SDK sets when the caller left them `nil` (`Spec/overrides.json`
+    /// `body-defaults`), e.g. `encoding_format: base64` for embeddings.
+    public var bodyDefaults: [BodyDefault] = []
 
     public static func == (lhs: OperationDecl, rhs: OperationDecl) -> Bool {
         lhs.operationID == rhs.operationID
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(operationID) }
+}
+
+/// A JSON body member the SDK sets when the caller left it `nil`; the reply's decoder is told, so
+/// types can answer in the form the caller expects (base64 embeddings decode to floats).
+public struct BodyDefault: Hashable, Sendable {
+    /// The property's Swift name.
+    public var property: String
+    /// The member's JSON name.
+    public var wireName: String
+    /// The string value sent.
+    public var value: String
 }
 
 /// The streaming variant of an operation: its event type and how to ask for a stream.

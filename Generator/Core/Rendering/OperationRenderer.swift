@@ -263,9 +263,19 @@ struct OperationRenderer {
         for parameter in operation.parameters where parameter.location == .header {
             method.line("try request.addHeader(\(parameter.wireName.swiftLiteral), \(parameter.name))")
         }
-        if let streaming, !Self.assignments(streaming, body: body).isEmpty {
+        let streamAssignments = streaming.map { Self.assignments($0, body: body) } ?? []
+        let defaults: [BodyDefault]
+        if case .json? = body { defaults = operation.bodyDefaults } else { defaults = [] }
+        if !streamAssignments.isEmpty || !defaults.isEmpty {
             method.line("var body = body")
-            for assignment in Self.assignments(streaming, body: body) { method.line(assignment) }
+            for assignment in streamAssignments { method.line(assignment) }
+            for member in defaults {
+                // Set by the SDK only when the caller did not choose; the reply's decoder is told.
+                method.block("if body.\(member.property) == nil") { branch in
+                    branch.line("body.\(member.property) = \(member.value.swiftLiteral)")
+                    branch.line("request.defaultedBodyMembers.insert(\(member.wireName.swiftLiteral))")
+                }
+            }
         }
         if let body {
             let setter: String =

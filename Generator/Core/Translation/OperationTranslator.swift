@@ -14,12 +14,17 @@ public struct Overrides: Sendable {
     /// operationId → the media types of a reply that is file bytes although the spec says
     /// otherwise (a JSON string, or no body), for `Accept`.
     public var binaryResponses: [String: [String]]
+    /// operationId → JSON body members (wire name → string value) the SDK sets when the caller
+    /// left them unset.
+    public var bodyDefaults: [String: [String: String]]
 
     public init(
         operations: [String: String] = [:], schemas: [String: [String: String]] = [:],
         streaming: [String: (eventSchema: String, framing: String)] = [:],
-        streamEndings: [String: StreamEndingOverride] = [:], binaryResponses: [String: [String]] = [:]
+        streamEndings: [String: StreamEndingOverride] = [:], binaryResponses: [String: [String]] = [:],
+        bodyDefaults: [String: [String: String]] = [:]
     ) {
+        self.bodyDefaults = bodyDefaults
         self.operations = operations
         self.schemas = schemas
         self.streaming = streaming

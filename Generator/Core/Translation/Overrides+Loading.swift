@@ -55,6 +55,15 @@ extension Overrides {
             }
             overrides.binaryResponses[operationID] = accept
         }
+        for (operationID, value) in object["body-defaults"] as? [String: Any] ?? [:] where operationID != "comment" {
+            guard let entry = value as? [String: Any], let members = entry["members"] as? [String: String],
+                !members.isEmpty
+            else {
+                throw LoadingError(
+                    description: "\(path): body-defaults.\(operationID) needs `members` (JSON name → string value)")
+            }
+            overrides.bodyDefaults[operationID] = members
+        }
         for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
             guard let entry = value as? [String: Any] else { continue }
             overrides.schemas[pointer] = entry.compactMapValues { value in

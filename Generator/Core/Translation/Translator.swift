@@ -175,6 +175,8 @@ public struct Translator {
         var streamDiagnostics: [Diagnostic] = []
         operations = StreamingRequests.annotate(
             operations, declarations: declarations, endings: overrides.streamEndings, diagnostics: &streamDiagnostics)
+        operations = BodyDefaults.annotate(
+            operations, declarations: declarations, defaults: overrides.bodyDefaults, diagnostics: &streamDiagnostics)
         return (
             APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
             document.diagnostics + schemas.diagnostics + streamDiagnostics

@@ -1,8 +1,11 @@
 import Foundation
 
-/// An embedding vector as the API sends it: a JSON array of numbers (`encoding_format: "float"`,
-/// the default) or a base64 string of little-endian IEEE 754 float32 values
-/// (`encoding_format: "base64"`).
+/// An embedding vector as the API sends it: a JSON array of numbers (`encoding_format: "float"`)
+/// or a base64 string of little-endian IEEE 754 float32 values (`encoding_format: "base64"`).
+///
+/// When the caller leaves `encoding_format` unset, `client.embeddings.create` asks for base64 (a
+/// quarter of the bytes, faster to decode) and this type decodes it into ``floats(_:)``, as
+/// openai-python and openai-node do; ``base64(_:)`` is what a caller who asked for base64 gets.
 ///
 /// Spec correction: `#/components/schemas/Embedding/properties/embedding` declares only the
 /// array form (see `Spec/overrides.json`).
@@ -19,12 +22,21 @@ public enum EmbeddingVector: Codable, Hashable, Sendable {
         case .floats(let values):
             return values
         case .base64(let text):
-            guard let data = Data(base64Encoded: text), data.count % 4 == 0 else { return nil }
-            return data.withUnsafeBytes { buffer in
-                stride(from: 0, to: buffer.count, by: 4).map { offset in
-                    Float(
-                        bitPattern: UInt32(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt32.self)))
+            return Self.decodeBase64(text)
+        }
+    }
+
+    /// The float32 values of base64 text, or `nil` when it is not base64 of whole float32s.
+    static func decodeBase64(_ text: String) -> [Float]? {
+        guard let data = Data(base64Encoded: text), data.count % 4 == 0 else { return nil }
+        return data.withUnsafeBytes { buffer in
+            [Float](unsafeUninitializedCapacity: buffer.count / 4) { values, count in
+                for index in 0..<buffer.count / 4 {
+                    values[index] = Float(
+                        bitPattern: UInt32(
+                            littleEndian: buffer.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self)))
                 }
+                count = buffer.count / 4
             }
         }
     }
@@ -36,7 +48,13 @@ public enum EmbeddingVector: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let text = try? container.decode(String.self) {
-            self = .base64(text)
+            let sdkChoseBase64 =
+                (decoder.userInfo[.openAIDefaultedRequestMembers] as? Set<String>)?.contains("encoding_format") ?? false
+            if sdkChoseBase64, let values = Self.decodeBase64(text) {
+                self = .floats(values)
+            } else {
+                self = .base64(text)
+            }
         } else {
             self = .floats(try container.decode([Float].self))
         }

@@ -26,6 +26,9 @@ struct APIRequest: Sendable {
     var contentType: String?
     var accept = "application/json"
     var headers: [String: String] = [:]
+    /// JSON body members the SDK set because the caller left them unset (`encoding_format` of
+    /// embeddings); the reply's decoder gets them as `userInfo[.openAIDefaultedRequestMembers]`.
+    var defaultedBodyMembers: Set<String> = []
 
     /// Creates a request for the path template `path`, e.g. `/threads/{thread_id}/runs`.
     init(method: String, path: String, operationID: String, authentication: Authentication = .apiKey) {

@@ -17,7 +17,15 @@ extension OpenAIClient {
     ) async throws -> Response {
         let response = try await sendRaw(request, options: options)
         do {
-            return try Self.decoder(configuration.decodingMode).decode(Response.self, from: response.body)
+            let decoder: JSONDecoder
+            if request.defaultedBodyMembers.isEmpty {
+                decoder = Self.decoder(configuration.decodingMode)
+            } else {
+                decoder = JSONDecoder()
+                decoder.userInfo[.openAIDecodingMode] = configuration.decodingMode
+                decoder.userInfo[.openAIDefaultedRequestMembers] = request.defaultedBodyMembers
+            }
+            return try decoder.decode(Response.self, from: response.body)
         } catch let error as DecodingError {
             throw OpenAIError.decoding(error, response: response)
         }

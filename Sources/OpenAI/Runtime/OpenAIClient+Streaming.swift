@@ -87,24 +87,19 @@ extension OpenAIClient {
             }
             return
         }
-        let body: [String: JSONValue]
-        if let nested = payload["error"]?.objectValue {
-            body = nested
+        let isError: Bool
+        if case .object? = payload["error"] {
+            isError = true
         } else if let object = payload.objectValue, named || object["type"] == "error" {
-            body = object
+            isError = true
         } else {
-            return
+            isError = false
         }
-        let code: String? =
-            switch body["code"] {
-            case .string(let value): value
-            case .int(let value): String(value)
-            default: nil
-            }
-        let type = body["type"]?.stringValue
+        guard isError else { return }
+        let body = ErrorBody(payload)
         throw OpenAIError(
-            kind: .server, message: body["message"]?.stringValue ?? event.data,
-            type: type == "error" ? nil : type, code: code, param: body["param"]?.stringValue,
+            kind: .server, message: body.message ?? event.data,
+            type: body.type == "error" ? nil : body.type, code: body.code, param: body.param,
             requestID: requestID, rawBody: Data(event.data.utf8))
     }
 

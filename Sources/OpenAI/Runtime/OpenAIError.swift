@@ -145,31 +145,16 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
         OpenAIError(kind: .cancelled, message: message)
     }
 
-    /// Builds the error for a non-2xx reply, reading the OpenAI error body when it is JSON.
+    /// Builds the error for a non-2xx reply from whatever its body says (``ErrorBody``): OpenAI's
+    /// envelope, the same members without it, other servers' shapes, text or HTML. The raw body is
+    /// always kept (its first 8 KiB).
     static func fromResponse(_ response: HTTPResponse) -> OpenAIError {
-        struct Envelope: Decodable {
-            struct Body: Decodable {
-                var message: String?
-                var type: String?
-                var code: JSONValue?
-                var param: String?
-            }
-            var error: Body?
-        }
-        let body = (try? JSONDecoder().decode(Envelope.self, from: response.body))?.error
-        let code: String? =
-            switch body?.code {
-            case .string(let value): value
-            case .int(let value): String(value)
-            default: nil
-            }
-        let fallback =
-            String(data: response.body.prefix(512), encoding: .utf8).map { $0.isEmpty ? nil : $0 } ?? nil
+        let body = ErrorBody(response.body)
         return OpenAIError(
             kind: .forStatus(response.statusCode), statusCode: response.statusCode,
-            message: body?.message ?? fallback ?? "HTTP \(response.statusCode)", type: body?.type,
-            code: code, param: body?.param, requestID: response.value(forHeader: "x-request-id"),
-            headers: response.headers, rawBody: response.body)
+            message: body.message ?? "HTTP \(response.statusCode)", type: body.type, code: body.code,
+            param: body.param, requestID: response.value(forHeader: "x-request-id"), headers: response.headers,
+            rawBody: response.body)
     }
 
     /// Builds the error for a 2xx reply that does not decode, naming the JSON path that failed.

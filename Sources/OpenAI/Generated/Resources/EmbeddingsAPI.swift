@@ -29,6 +29,11 @@ extension EmbeddingsAPI {
         options: RequestOptions = RequestOptions()
     ) async throws -> CreateEmbeddingResponse {
         var request = APIRequest(method: "POST", path: "/embeddings", operationID: "createEmbedding")
+        var body = body
+        if body.encodingFormat == nil {
+            body.encodingFormat = "base64"
+            request.defaultedBodyMembers.insert("encoding_format")
+        }
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: CreateEmbeddingResponse.self)
     }

@@ -41,3 +41,10 @@ extension CodingUserInfoKey {
     /// ```
     public static let openAIDecodingMode = CodingUserInfoKey(rawValue: "OpenAI.DecodingMode")!
 }
+
+extension CodingUserInfoKey {
+    /// The JSON names (`Set<String>`) of request body members that the SDK set because the caller
+    /// left them unset, given to the decoder of that request's reply; for example
+    /// `encoding_format`, which makes ``EmbeddingVector`` decode base64 vectors into floats.
+    public static let openAIDefaultedRequestMembers = CodingUserInfoKey(rawValue: "OpenAI.DefaultedRequestMembers")!
+}
