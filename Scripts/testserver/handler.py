@@ -219,6 +219,7 @@ class _Context:
             return self._not_found()
         self.op = op
         self.record["operation_id"] = op.operation_id
+        self.record["path_params"] = path_params
         self.record["security"] = op.security
         outcome = validation.Outcome()
         await self._read_body(op, outcome)

@@ -399,3 +399,21 @@ public final class RealtimeSession: Sendable {
         return try await slot.value()
     }
 }
+
+extension RealtimeSession: CustomStringConvertible, CustomReflectable {
+    /// The endpoint and options, credentials redacted.
+    public var description: String {
+        "RealtimeSession(\(Redaction.url(endpoint.url)), subprotocols: \(Redaction.subprotocols(endpoint.subprotocols)))"
+    }
+
+    /// A mirror without the upgrade request's credentials (`Authorization`, the client secret in
+    /// the `openai-insecure-api-key.` subprotocol), so `dump(session)` shows no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "url": Redaction.url(endpoint.url), "headers": Redaction.headers(endpoint.headers),
+                "subprotocols": Redaction.subprotocols(endpoint.subprotocols), "options": options,
+            ])
+    }
+}

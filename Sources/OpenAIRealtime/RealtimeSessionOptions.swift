@@ -1,3 +1,4 @@
+import OpenAI
 import Foundation
 
 /// Options for a ``RealtimeSession`` or ``ResponsesWebSocketSession``.
@@ -48,5 +49,18 @@ public struct RealtimeSessionOptions: Sendable {
         self.replyTimeout = replyTimeout
         self.maxAudioBytesPerAppend = maxAudioBytesPerAppend
         self.eventBuffering = eventBuffering
+    }
+}
+
+extension RealtimeSessionOptions: CustomReflectable {
+    /// A mirror with header credentials redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "endpoint": endpoint.map(Redaction.url) as Any, "headers": Redaction.headers(headers),
+                "webSocket": webSocket, "replyTimeout": replyTimeout, "maxAudioBytesPerAppend": maxAudioBytesPerAppend,
+                "eventBuffering": eventBuffering,
+            ])
     }
 }

@@ -92,3 +92,11 @@ public final class ResponsesWebSocketSession: Sendable {
         await connection.close(code: code, reason: reason)
     }
 }
+
+extension ResponsesWebSocketSession: CustomStringConvertible, CustomReflectable {
+    /// A description without the connection's credentials.
+    public var description: String { "ResponsesWebSocketSession()" }
+
+    /// A mirror without the upgrade request's credentials, so `dump(session)` shows no key.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

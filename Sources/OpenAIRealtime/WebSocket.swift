@@ -191,3 +191,21 @@ public final class WebSocket: Sendable {
         connection.endInfo
     }
 }
+
+extension WebSocket: CustomStringConvertible, CustomReflectable {
+    /// The negotiated subprotocol, the secret of an `openai-insecure-api-key.` one redacted (this
+    /// transport layer does not import the SDK's `Redaction`, so it applies the one rule it needs).
+    private var printableSubprotocol: String {
+        guard let subprotocol else { return "none" }
+        let prefix = "openai-insecure-api-key."
+        return subprotocol.hasPrefix(prefix) ? prefix + "<redacted>" : subprotocol
+    }
+
+    /// The negotiated subprotocol, any secret in it redacted.
+    public var description: String { "WebSocket(subprotocol: \(printableSubprotocol))" }
+
+    /// A mirror without the connection's state or credentials.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["subprotocol": printableSubprotocol])
+    }
+}

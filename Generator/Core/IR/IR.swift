@@ -62,6 +62,9 @@ public struct Property: Hashable, Sendable {
     public var constant: String?
     /// Stored in a heap box to break a recursive value type.
     public var boxed: Bool
+    /// A credential (`Spec/overrides.json` `secret-members`): descriptions and mirrors of the
+    /// struct show `<redacted>` instead of its value.
+    public var isSecret: Bool = false
     public var documentation: Documentation
 
     /// Whether the Swift type is optional.

@@ -47,6 +47,8 @@ struct DeclarationRenderer {
         var conformances = "Codable, Hashable, Sendable, SpecDeviationReporting"
         if decl.multipart { conformances += ", MultipartFormEncodable" }
         if decl.page != nil { conformances += ", CursorPage" }
+        let secrets = decl.properties.filter { $0.isSecret && $0.constant == nil }
+        if !secrets.isEmpty { conformances += ", CustomReflectable" }
         printer.block("\(access) struct \(decl.name): \(conformances)") { body in
             for property in stored {
                 let summary = CodePrinter.commentLines(property.documentation.summary)
@@ -115,6 +117,26 @@ struct DeclarationRenderer {
                 body.line("\(access) var hasMorePages: Swift.Bool { \(page.hasMore) }")
                 body.line("/// The `after` cursor of the next page.")
                 body.line("\(access) var nextPageCursor: Swift.String? { \(page.nextCursor) }")
+            }
+            if !secrets.isEmpty {
+                let names = secrets.map { "`\($0.wireName)`" }.joined(separator: ", ")
+                body.line()
+                body.line("/// A mirror with \(names) redacted (a credential), so `print` and `dump` show no secret.")
+                body.block("\(access) var customMirror: Mirror") { mirror in
+                    mirror.line("Mirror(")
+                    mirror.line("    self,")
+                    mirror.line("    children: [")
+                    for property in stored {
+                        let label = Naming.unescaped(property.name).swiftLiteral
+                        let suffix = property.boxed ? (property.isOptional ? "?.value" : ".value") : ""
+                        let value =
+                            property.isSecret
+                            ? "Redaction.placeholder" : "self.\(storageName(property))\(suffix) as Any"
+                        mirror.line("        (\(label), \(value)),")
+                    }
+                    mirror.line("        (\"specDeviations\", self.specDeviations),")
+                    mirror.line("    ], displayStyle: .struct)")
+                }
             }
             if decl.multipart {
                 body.line()

@@ -17,6 +17,8 @@ public struct Overrides: Sendable {
     /// operationId → JSON body members (wire name → string value) the SDK sets when the caller
     /// left them unset.
     public var bodyDefaults: [String: [String: String]]
+    /// JSON pointers of properties whose values are credentials: never printed.
+    public var secretMembers: Set<String> = []
 
     public init(
         operations: [String: String] = [:], schemas: [String: [String: String]] = [:],

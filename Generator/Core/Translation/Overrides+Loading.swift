@@ -64,6 +64,12 @@ extension Overrides {
             }
             overrides.bodyDefaults[operationID] = members
         }
+        if let secrets = object["secret-members"] {
+            guard let entry = secrets as? [String: Any], let pointers = entry["members"] as? [String] else {
+                throw LoadingError(description: "\(path): secret-members needs `members`, a list of JSON pointers")
+            }
+            overrides.secretMembers = Set(pointers)
+        }
         for (pointer, value) in object["schemas"] as? [String: Any] ?? [:] {
             guard let entry = value as? [String: Any] else { continue }
             overrides.schemas[pointer] = entry.compactMapValues { value in

@@ -20,6 +20,8 @@ struct SchemaTranslator {
     /// Every top-level Swift type name, which nested names must avoid.
     private(set) var topLevelNames: Set<String> = []
     var diagnostics: [Diagnostic] = []
+    /// JSON pointers of properties whose values are credentials (never printed).
+    var secretPointers: Set<String> = []
 
     /// Names the hand-written runtime uses unqualified, or that user code reaches for: a schema
     /// with such a name gets the suffix `Object` (`Error` → `ErrorObject`).
@@ -468,6 +470,7 @@ struct SchemaTranslator {
         var properties: [Property] = []
         var usedNames: Set<String> = ["additionalProperties", "specDeviations"]
         for (wireName, propertySchema) in flattened.properties where !Self.isSDKOnly(propertySchema) {
+            let isSecret = secretPointers.contains(propertySchema.location.pointer)
             let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
             var swiftName = Naming.memberName(wireName)
             var counter = 2
@@ -487,6 +490,7 @@ struct SchemaTranslator {
                             format: propertySchema.format ?? target(propertySchema)?.format),
                         remark: propertySchema.location.pointer,
                         deprecated: propertySchema.deprecated)))
+            properties[properties.count - 1].isSecret = isSecret
         }
         var additional: TypeRef?
         switch flattened.additional {

@@ -14,6 +14,7 @@ public struct Translator {
                 route.resourcePath.indices.map { ResourceNaming.typeName(Array(route.resourcePath[...$0])) }
             })
         var schemas = SchemaTranslator(document: document, reservedNames: resourceTypeNames)
+        schemas.secretPointers = overrides.secretMembers
 
         // Areas: the tag of the operations that reach a schema; "Shared" when several do.
         let areas = schemaAreas(document, schemas: schemas)

@@ -18,19 +18,23 @@ public struct WebhooksAPI: Sendable {
     ///   - secret: The signing secret; the client's ``OpenAIClient/Configuration/webhookSecret``
     ///     (`OPENAI_WEBHOOK_SECRET`) when `nil`.
     ///   - tolerance: The largest allowed clock difference, in seconds; 300 by default.
+    ///   - maxPayloadBytes: The largest payload verified, in bytes (1 MiB by default); a larger
+    ///     one is rejected before it is hashed.
     ///   - now: The current time.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/webhookVerification`` when no secret
-    ///   is set or the delivery does not verify.
+    ///   is set or the delivery does not verify (see ``WebhookVerifier/verify(payload:headers:now:)``).
     public func verifySignature(
         _ payload: Data, headers: [String: String], secret: String? = nil,
-        tolerance: TimeInterval = WebhookVerifier.defaultTolerance, now: Date = Date()
+        tolerance: TimeInterval = WebhookVerifier.defaultTolerance,
+        maxPayloadBytes: Int = WebhookVerifier.defaultMaxPayloadBytes, now: Date = Date()
     ) throws {
         guard let secret = secret ?? client.configuration.webhookSecret else {
             throw OpenAIError(
                 kind: .webhookVerification,
                 message: "No webhook secret: pass one or set OPENAI_WEBHOOK_SECRET / Configuration(webhookSecret:).")
         }
-        try WebhookVerifier(secret: secret, tolerance: tolerance).verify(payload: payload, headers: headers, now: now)
+        try WebhookVerifier(secret: secret, tolerance: tolerance, maxPayloadBytes: maxPayloadBytes)
+            .verify(payload: payload, headers: headers, now: now)
     }
 
     /// Verifies a delivery and decodes it as a ``WebhookEvent`` (an unknown `type` decodes as
@@ -41,6 +45,7 @@ public struct WebhooksAPI: Sendable {
     ///   - headers: The request headers.
     ///   - secret: The signing secret; the client's when `nil`.
     ///   - tolerance: The largest allowed clock difference, in seconds.
+    ///   - maxPayloadBytes: The largest payload verified, in bytes.
     ///   - now: The current time.
     /// - Returns: The event.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/webhookVerification`` when the
@@ -48,9 +53,11 @@ public struct WebhooksAPI: Sendable {
     ///   when the body does not decode.
     public func unwrap(
         _ payload: Data, headers: [String: String], secret: String? = nil,
-        tolerance: TimeInterval = WebhookVerifier.defaultTolerance, now: Date = Date()
+        tolerance: TimeInterval = WebhookVerifier.defaultTolerance,
+        maxPayloadBytes: Int = WebhookVerifier.defaultMaxPayloadBytes, now: Date = Date()
     ) throws -> WebhookEvent {
-        try verifySignature(payload, headers: headers, secret: secret, tolerance: tolerance, now: now)
+        try verifySignature(
+            payload, headers: headers, secret: secret, tolerance: tolerance, maxPayloadBytes: maxPayloadBytes, now: now)
         do {
             return try JSONDecoder().decode(WebhookEvent.self, from: payload)
         } catch let error as DecodingError {

@@ -38,26 +38,46 @@ struct APIRequest: Sendable {
         self.authentication = authentication
     }
 
-    /// Substitutes the path parameter `{name}` with `value`, percent-encoded (RFC 3986 section 3.3).
+    /// Substitutes the path parameter `{name}` with `value` as one path segment: every byte of its
+    /// UTF-8 form except the unreserved ASCII characters (`A-Z a-z 0-9 - . _ ~`, RFC 3986 section
+    /// 2.3) is percent-encoded, so `/`, `?`, `#`, `%`, spaces and non-ASCII text can never change
+    /// the path, end it, or address another resource.
     ///
-    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when `value` is empty:
-    ///   an empty segment would address another endpoint.
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when `value` is empty,
+    ///   `.` or `..`: an empty segment, or one that clients, proxies and servers remove as a dot
+    ///   segment (RFC 3986 section 5.2.4), would address another endpoint
+    ///   (`/vector_stores/../files/file-abc` is `DELETE /files/file-abc`).
     mutating func setPathParameter(_ name: String, _ value: some CustomStringConvertible) throws {
         let text = value.description
-        guard !text.isEmpty else {
+        guard !text.isEmpty, text != ".", text != ".." else {
             throw OpenAIError(
                 kind: .invalidRequest,
-                message: "The path parameter \(name) of \(operationID) is empty.")
+                message:
+                    "The path parameter \(name) of \(operationID) is \(text.isEmpty ? "empty" : "`\(text)`"), which would address another endpoint."
+            )
         }
-        let encoded = text.addingPercentEncoding(withAllowedCharacters: Self.pathSegmentAllowed) ?? text
-        path = path.replacingOccurrences(of: "{\(name)}", with: encoded)
+        path = path.replacingOccurrences(of: "{\(name)}", with: Self.percentEncodedSegment(text))
     }
 
-    static let pathSegmentAllowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics
-        set.insert(charactersIn: "-._~")
-        return set
-    }()
+    /// `text` as a path segment: unreserved ASCII kept, every other UTF-8 byte as `%XX`.
+    static func percentEncodedSegment(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(hex[Int(byte >> 4)])
+                result.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return result
+    }
 
     /// Adds the query parameter `name` when `value` is not `nil`: arrays as `name[]=a&name[]=b`,
     /// objects as `name[key]=value`, booleans as `true`/`false`.

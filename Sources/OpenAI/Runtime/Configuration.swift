@@ -197,7 +197,7 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
     public var description: String {
         func secret(_ value: String?) -> String { value == nil ? "nil" : "<redacted>" }
         var parts = [
-            "baseURL: \(baseURL.absoluteString)", "apiKey: \(secret(apiKey))", "adminAPIKey: \(secret(adminAPIKey))",
+            "baseURL: \(Redaction.url(baseURL))", "apiKey: \(secret(apiKey))", "adminAPIKey: \(secret(adminAPIKey))",
             "apiKeyProvider: \(apiKeyProvider == nil ? "nil" : "<set>")",
             "webhookSecret: \(secret(webhookSecret))", "requestTimeout: \(requestTimeout) s",
             "idleTimeout: \(idleTimeout) s", "connectTimeout: \(connectTimeout) s", "maxRetries: \(maxRetries)",
@@ -221,7 +221,7 @@ extension OpenAIClient.Configuration: CustomStringConvertible, CustomDebugString
             children: [
                 "apiKey": secret(apiKey), "adminAPIKey": secret(adminAPIKey),
                 "apiKeyProvider": apiKeyProvider == nil ? "nil" : "<set>", "organization": organization as Any,
-                "project": project as Any, "webhookSecret": secret(webhookSecret), "baseURL": baseURL,
+                "project": project as Any, "webhookSecret": secret(webhookSecret), "baseURL": Redaction.url(baseURL),
                 "requestTimeout": requestTimeout, "idleTimeout": idleTimeout, "connectTimeout": connectTimeout,
                 "maxRetries": maxRetries, "defaultHeaders": HTTPHeaders.redacted(defaultHeaders),
                 "azure": azure as Any, "decodingMode": decodingMode, "maxStreamEventBytes": maxStreamEventBytes,

@@ -51,7 +51,7 @@ public struct HTTPRequest: Sendable {
 extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The method, URL and headers with credentials redacted.
     public var description: String {
-        "\(method) \(url.absoluteString) \(HTTPHeaders.redacted(headers))"
+        "\(method) \(Redaction.url(url)) \(HTTPHeaders.redacted(headers))"
     }
 
     /// Same as ``description``.
@@ -62,7 +62,7 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
         Mirror(
             self,
             children: [
-                "method": method, "url": url, "headers": HTTPHeaders.redacted(headers),
+                "method": method, "url": Redaction.url(url), "headers": HTTPHeaders.redacted(headers),
                 "bodyLength": body?.length as Any,
             ])
     }
@@ -95,6 +95,32 @@ public struct HTTPResponse: Sendable {
     /// - Returns: The value, or `nil` when absent.
     public func value(forHeader name: String) -> String? {
         HTTPHeaders.value(name, in: headers)
+    }
+}
+
+extension HTTPResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The status, the headers with credentials (`Set-Cookie`, ...) redacted and the body's size.
+    public var description: String {
+        "HTTP \(statusCode) \(HTTPHeaders.redacted(headers)) (\(body.count) bytes)"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows the headers with credentials redacted and the body's size.
+    public var customMirror: Mirror {
+        Mirror(
+            self, children: ["statusCode": statusCode, "headers": HTTPHeaders.redacted(headers), "bodyBytes": body.count])
+    }
+}
+
+extension HTTPStreamingResponse: CustomStringConvertible, CustomReflectable {
+    /// The status and the headers with credentials redacted.
+    public var description: String { "HTTP \(statusCode) \(HTTPHeaders.redacted(headers)) (streamed)" }
+
+    /// A mirror that shows the headers with credentials redacted.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["statusCode": statusCode, "headers": HTTPHeaders.redacted(headers)])
     }
 }
 
@@ -196,12 +222,8 @@ enum HTTPHeaders {
         return headers.first { $0.key.lowercased() == lowered }?.value
     }
 
-    /// `headers` with credential values replaced by `<redacted>`.
+    /// `headers` with credential values replaced by `<redacted>` (``Redaction/headers(_:)``).
     static func redacted(_ headers: [String: String]) -> [String: String] {
-        var result = headers
-        for name in headers.keys where credentialNames.contains(name.lowercased()) {
-            result[name] = "<redacted>"
-        }
-        return result
+        Redaction.headers(headers)
     }
 }

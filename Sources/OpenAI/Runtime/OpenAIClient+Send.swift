@@ -204,9 +204,12 @@ extension OpenAIClient {
             if Configuration.Azure.deploymentScopedPaths.contains(path),
                 let deployment = azure.deployment ?? Self.model(in: request.body)
             {
-                let encoded =
-                    deployment.addingPercentEncoding(withAllowedCharacters: APIRequest.pathSegmentAllowed) ?? deployment
-                path = "/deployments/\(encoded)" + path
+                guard !deployment.isEmpty, deployment != ".", deployment != ".." else {
+                    throw OpenAIError(
+                        kind: .invalidRequest,
+                        message: "The Azure deployment `\(deployment)` would address another endpoint.")
+                }
+                path = "/deployments/\(APIRequest.percentEncodedSegment(deployment))" + path
             }
             if !query.contains(where: { $0.name == "api-version" }) {
                 query.append(URLQueryItem(name: "api-version", value: azure.apiVersion))

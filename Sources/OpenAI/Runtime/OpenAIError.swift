@@ -116,6 +116,7 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
         self.codingPath = codingPath
     }
 
+    /// The kind, status, code, request id and message, with any secret in the message masked.
     public var description: String {
         var parts = ["OpenAIError.\(kind)"]
         if let statusCode { parts.append("status \(statusCode)") }
@@ -123,7 +124,7 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
         if let requestID { parts.append("request \(requestID)") }
         if let codingPath { parts.append("at \(codingPath)") }
         if let stream { parts.append("after \(stream.eventCount) events") }
-        return parts.joined(separator: ", ") + ": " + message
+        return parts.joined(separator: ", ") + ": " + Redaction.text(message)
     }
 
     /// The body excerpt (at most 512 bytes, as UTF-8), the method and request id and the
@@ -135,7 +136,7 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
             text += "\nheaders: " + rendered.joined(separator: "; ")
         }
         if let rawBody, !rawBody.isEmpty {
-            text += "\nbody: " + String(decoding: rawBody.prefix(512), as: UTF8.self)
+            text += "\nbody: " + Redaction.text(String(decoding: rawBody.prefix(512), as: UTF8.self))
         }
         return text
     }
@@ -175,5 +176,21 @@ public struct OpenAIError: Swift.Error, Sendable, CustomStringConvertible, Custo
             message: "The reply does not decode at \(codingPath.isEmpty ? "the top level" : codingPath): \(detail)",
             requestID: response.value(forHeader: "x-request-id"), headers: response.headers,
             rawBody: response.body, codingPath: codingPath)
+    }
+}
+
+extension OpenAIError: CustomReflectable {
+    /// A mirror with the headers' credentials redacted and secrets in the message and body masked,
+    /// so `dump(error)` shows no key.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                "kind": kind, "statusCode": statusCode as Any, "message": Redaction.text(message), "type": type as Any,
+                "code": code as Any, "param": param as Any, "requestID": requestID as Any,
+                "headers": HTTPHeaders.redacted(headers),
+                "rawBody": rawBody.map { Redaction.text(String(decoding: $0.prefix(512), as: UTF8.self)) } as Any,
+                "codingPath": codingPath as Any, "stream": stream as Any,
+            ])
     }
 }

@@ -34,6 +34,22 @@ public struct RawResponse: Sendable, Hashable {
     }
 }
 
+extension RawResponse: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The status, attempts and headers with credentials (`Set-Cookie`, ...) redacted.
+    public var description: String {
+        "HTTP \(statusCode) after \(attempts) attempt\(attempts == 1 ? "" : "s") \(HTTPHeaders.redacted(headers))"
+    }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror that shows the headers with credentials redacted.
+    public var customMirror: Mirror {
+        Mirror(
+            self, children: ["statusCode": statusCode, "headers": HTTPHeaders.redacted(headers), "attempts": attempts])
+    }
+}
+
 /// The result of a download to a file: the `to:` variant of every operation that returns file
 /// bytes (`client.files.content(fileID:to:)`, `client.audio.speech.create(_:to:)`, ...).
 public struct DownloadResult: Sendable, Hashable {

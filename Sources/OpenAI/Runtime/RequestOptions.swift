@@ -70,3 +70,28 @@ public struct RequestOptions: Sendable {
         self.maxStreamEventBytes = maxStreamEventBytes
     }
 }
+
+extension RequestOptions: CustomStringConvertible, CustomReflectable {
+    /// The options with header credentials redacted.
+    public var description: String {
+        var parts: [String] = []
+        if !headers.isEmpty { parts.append("headers: \(redactedHeaders)") }
+        if !query.isEmpty { parts.append("query: \(query.map { "\($0.name)=\(Redaction.credentialQueryNames.contains($0.name.lowercased()) ? Redaction.placeholder : ($0.value ?? ""))" })") }
+        if !extraBody.isEmpty { parts.append("extraBody: \(extraBody.keys.sorted())") }
+        if let requestTimeout { parts.append("requestTimeout: \(requestTimeout) s") }
+        if let idleTimeout { parts.append("idleTimeout: \(idleTimeout) s") }
+        if let connectTimeout { parts.append("connectTimeout: \(connectTimeout) s") }
+        if let maxRetries { parts.append("maxRetries: \(maxRetries)") }
+        if idempotencyKey != nil { parts.append("idempotencyKey: <set>") }
+        return "RequestOptions(" + parts.joined(separator: ", ") + ")"
+    }
+
+    private var redactedHeaders: [String: String] {
+        HTTPHeaders.redacted(headers.compactMapValues { $0 ?? "<removed>" })
+    }
+
+    /// A mirror that shows the headers with credentials redacted.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["description": description])
+    }
+}

@@ -5,13 +5,25 @@ import Foundation
 /// `whsec_`, compared in constant time with each `v1,<base64>` entry of the space-separated
 /// `webhook-signature` header; `webhook-timestamp` (Unix seconds) must lie within the tolerance
 /// of the current time.
+///
+/// Every input is untrusted and read totally: no header value, however long, large, negative or
+/// malformed, traps or throws anything but ``OpenAIError/Kind/webhookVerification``. The checks run
+/// cheapest first, so an unauthenticated request costs little: header sizes, the timestamp, the
+/// payload size (``maxPayloadBytes``, before anything is hashed), then the signature.
 public struct WebhookVerifier: Sendable {
     /// The default tolerance between the delivery's timestamp and now: 300 seconds.
     public static let defaultTolerance: TimeInterval = 300
+    /// The default largest payload verified: 1 MiB (OpenAI's webhook events are a few KiB).
+    public static let defaultMaxPayloadBytes = 1 << 20
+    /// The largest header value read, in bytes (`webhook-id`, `webhook-timestamp`,
+    /// `webhook-signature`): 8 KiB.
+    public static let maxHeaderBytes = 8192
 
     private let key: [UInt8]
     /// The largest allowed difference between `webhook-timestamp` and now, in seconds.
     public let tolerance: TimeInterval
+    /// The largest payload verified, in bytes; a larger one is rejected before it is hashed.
+    public let maxPayloadBytes: Int
 
     /// Creates a verifier.
     ///
@@ -19,9 +31,13 @@ public struct WebhookVerifier: Sendable {
     ///   - secret: The endpoint's signing secret: `whsec_` followed by base64 (the raw UTF-8 bytes
     ///     are used when the prefix is absent).
     ///   - tolerance: The largest allowed clock difference, in seconds.
+    ///   - maxPayloadBytes: The largest payload verified, in bytes.
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/webhookVerification`` when the
-    ///   `whsec_` secret is not valid base64.
-    public init(secret: String, tolerance: TimeInterval = WebhookVerifier.defaultTolerance) throws {
+    ///   `whsec_` secret is not valid base64 or is empty.
+    public init(
+        secret: String, tolerance: TimeInterval = WebhookVerifier.defaultTolerance,
+        maxPayloadBytes: Int = WebhookVerifier.defaultMaxPayloadBytes
+    ) throws {
         let trimmed = secret.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("whsec_") {
             guard let decoded = Data(base64Encoded: String(trimmed.dropFirst(6))) else {
@@ -31,7 +47,11 @@ public struct WebhookVerifier: Sendable {
         } else {
             key = [UInt8](trimmed.utf8)
         }
-        self.tolerance = tolerance
+        guard !key.isEmpty else {
+            throw OpenAIError(kind: .webhookVerification, message: "The webhook secret is empty.")
+        }
+        self.tolerance = tolerance.isNaN ? 0 : max(0, tolerance)
+        self.maxPayloadBytes = max(0, maxPayloadBytes)
     }
 
     /// Checks that `payload` was signed with this secret, recently.
@@ -41,41 +61,85 @@ public struct WebhookVerifier: Sendable {
     ///   - headers: The request headers (names compared without regard to case).
     ///   - now: The current time (inject a fixed clock in tests).
     /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/webhookVerification`` when a header
-    ///   is missing, the timestamp is not a number or lies outside the tolerance, or no `v1`
-    ///   signature matches.
+    ///   is missing or longer than ``maxHeaderBytes``, the timestamp is not a whole number of
+    ///   seconds or lies outside the tolerance, the payload is larger than ``maxPayloadBytes``,
+    ///   or no `v1` signature matches.
     public func verify(payload: Data, headers: [String: String], now: Date = Date()) throws {
         func header(_ name: String) throws -> String {
             guard let value = HTTPHeaders.value(name, in: headers), !value.isEmpty else {
                 throw OpenAIError(kind: .webhookVerification, message: "The \(name) header is missing.")
+            }
+            guard value.utf8.count <= Self.maxHeaderBytes else {
+                throw OpenAIError(
+                    kind: .webhookVerification,
+                    message: "The \(name) header is longer than \(Self.maxHeaderBytes) bytes.")
             }
             return value
         }
         let id = try header("webhook-id")
         let timestampText = try header("webhook-timestamp")
         let signatures = try header("webhook-signature")
-        guard let timestamp = Int64(timestampText.trimmingCharacters(in: .whitespaces)) else {
-            throw OpenAIError(kind: .webhookVerification, message: "The webhook-timestamp header is not a number.")
+        guard let timestamp = Self.seconds(timestampText) else {
+            throw OpenAIError(
+                kind: .webhookVerification, message: "The webhook-timestamp header is not a whole number of seconds.")
         }
-        let age = now.timeIntervalSince1970 - TimeInterval(timestamp)
-        if age > tolerance {
+        // Both are exact in a Double far beyond any real clock; the difference cannot overflow.
+        let age = now.timeIntervalSince1970 - Double(timestamp)
+        guard age.isFinite, abs(age) <= tolerance else {
+            let direction = age > 0 ? "old" : "in the future"
             throw OpenAIError(
                 kind: .webhookVerification,
-                message: "The webhook timestamp is \(Int(age)) s old (tolerance \(tolerance) s).")
+                message:
+                    "The webhook timestamp is \(Self.describe(abs(age))) s \(direction) (tolerance \(tolerance) s).")
         }
-        if age < -tolerance {
+        guard payload.count <= maxPayloadBytes else {
             throw OpenAIError(
                 kind: .webhookVerification,
-                message: "The webhook timestamp is \(Int(-age)) s in the future (tolerance \(tolerance) s).")
+                message: "The webhook payload is \(payload.count) bytes, more than the \(maxPayloadBytes) verified.")
         }
-        let expected = HMACSHA256.authenticationCode(
-            key: key, message: [UInt8]("\(id).\(timestampText).".utf8) + [UInt8](payload))
+        let prefix = [UInt8]("\(id).\(timestampText).".utf8)
+        let expected = prefix.withUnsafeBytes { prefixBytes in
+            payload.withUnsafeBytes { body in
+                HMACSHA256.authenticationCode(key: key, parts: [prefixBytes, body])
+            }
+        }
+        // Every candidate is compared (in constant time each), matching or not.
+        var matched = false
         for entry in signatures.split(separator: " ") {
             let parts = entry.split(separator: ",", maxSplits: 1)
             guard parts.count == 2, parts[0] == "v1", let candidate = Data(base64Encoded: String(parts[1])) else {
                 continue
             }
-            if HMACSHA256.constantTimeEqual([UInt8](candidate), expected) { return }
+            if HMACSHA256.constantTimeEqual([UInt8](candidate), expected) { matched = true }
         }
-        throw OpenAIError(kind: .webhookVerification, message: "No webhook signature matches the payload.")
+        guard matched else {
+            throw OpenAIError(kind: .webhookVerification, message: "No webhook signature matches the payload.")
+        }
+    }
+
+    /// A `webhook-timestamp`: 1 to 19 ASCII digits, with surrounding spaces, as Unix seconds.
+    static func seconds(_ text: String) -> Int64? {
+        let digits = text.trimmingCharacters(in: .whitespaces)
+        guard (1...19).contains(digits.utf8.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return Int64(digits)
+    }
+
+    /// Seconds for a message: whole below a trillion, else in scientific notation (never a trap).
+    private static func describe(_ seconds: Double) -> String {
+        seconds < 1e12 ? String(Int64(seconds)) : String(format: "%.3g", seconds)
+    }
+}
+
+extension WebhookVerifier: CustomStringConvertible, CustomReflectable {
+    /// The limits; never the secret.
+    public var description: String {
+        "WebhookVerifier(secret: <redacted>, tolerance: \(tolerance) s, maxPayloadBytes: \(maxPayloadBytes))"
+    }
+
+    /// A mirror without the secret.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["secret": Redaction.placeholder, "tolerance": tolerance, "maxPayloadBytes": maxPayloadBytes])
     }
 }

@@ -3531,7 +3531,7 @@ public struct ChatSessionChatkitConfiguration: Codable, Hashable, Sendable, Spec
 /// Represents a ChatKit session and its resolved configuration.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionResource`.
-public struct ChatSessionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ChatSessionResource: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// Identifier for the ChatKit session.
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the session expires.
@@ -3635,6 +3635,24 @@ public struct ChatSessionResource: Codable, Hashable, Sendable, SpecDeviationRep
         try container.encode(self.maxRequestsPer1Minute, forKey: .maxRequestsPer1Minute)
         try container.encode(self.status, forKey: .status)
         try container.encode(self.chatkitConfiguration, forKey: .chatkitConfiguration)
+    }
+
+    /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("id", self.id as Any),
+                ("expiresAt", self.expiresAt as Any),
+                ("clientSecret", Redaction.placeholder),
+                ("workflow", self.workflow as Any),
+                ("user", self.user as Any),
+                ("rateLimits", self.rateLimits as Any),
+                ("maxRequestsPer1Minute", self.maxRequestsPer1Minute as Any),
+                ("status", self.status as Any),
+                ("chatkitConfiguration", self.chatkitConfiguration as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 }
 

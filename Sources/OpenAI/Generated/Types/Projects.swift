@@ -1362,7 +1362,7 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable, S
 /// The `ProjectServiceAccountCreateResponse` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse`.
-public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The `id` member.
     public var id: Swift.String
     /// The `name` member.
@@ -1434,6 +1434,20 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable, 
         try container.encode(self.role, forKey: .role)
         try container.encode(self.createdAt, forKey: .createdAt)
         try container.encode(self.apiKey, forKey: .apiKey)
+    }
+
+    /// A mirror with `api_key` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("id", self.id as Any),
+                ("name", self.name as Any),
+                ("role", self.role as Any),
+                ("createdAt", self.createdAt as Any),
+                ("apiKey", Redaction.placeholder),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 
     /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.

@@ -3779,7 +3779,7 @@ public struct RealtimeCreateClientSecretRequest: Codable, Hashable, Sendable, Sp
 /// Response from creating a session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeCreateClientSecretResponse`.
-public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
@@ -3834,6 +3834,18 @@ public struct RealtimeCreateClientSecretResponse: Codable, Hashable, Sendable, S
         try container.encode(self.value, forKey: .value)
         try container.encode(self.expiresAt, forKey: .expiresAt)
         try container.encode(self.session, forKey: .session)
+    }
+
+    /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("value", Redaction.placeholder),
+                ("expiresAt", self.expiresAt as Any),
+                ("session", self.session as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 
     /// The session configuration for either a realtime or transcription session.

@@ -2444,7 +2444,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
 /// for keys is one minute.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest`.
-public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// Ephemeral key returned by the API.
     public var clientSecret: RealtimeSessionCreateRequest.ClientSecret
     /// The set of modalities the model can respond with. To disable audio,
@@ -2629,6 +2629,31 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
         try container.encodeIfPresent(self.maxResponseOutputTokens, forKey: .maxResponseOutputTokens)
         try container.encodeIfPresent(self.truncation, forKey: .truncation)
         try container.encodeIfPresent(self.prompt, forKey: .prompt)
+    }
+
+    /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("clientSecret", Redaction.placeholder),
+                ("modalities", self.modalities as Any),
+                ("instructions", self.instructions as Any),
+                ("voice", self.voice as Any),
+                ("inputAudioFormat", self.inputAudioFormat as Any),
+                ("outputAudioFormat", self.outputAudioFormat as Any),
+                ("inputAudioTranscription", self.inputAudioTranscription as Any),
+                ("speed", self.speed as Any),
+                ("tracing", self.tracing as Any),
+                ("turnDetection", self.turnDetection as Any),
+                ("tools", self.tools as Any),
+                ("toolChoice", self.toolChoice as Any),
+                ("temperature", self.temperature as Any),
+                ("maxResponseOutputTokens", self.maxResponseOutputTokens as Any),
+                ("truncation", self.truncation as Any),
+                ("prompt", self.prompt as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 
     /// Ephemeral key returned by the API.

@@ -1858,7 +1858,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
 /// property is not present when a session is updated via the WebSocket API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse`.
-public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// Ephemeral key returned by the API. Only present when the session is
     /// created on the server via REST API.
     public var clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret
@@ -1931,6 +1931,20 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         try container.encodeIfPresent(self.inputAudioFormat, forKey: .inputAudioFormat)
         try container.encodeIfPresent(self.inputAudioTranscription, forKey: .inputAudioTranscription)
         try container.encodeIfPresent(self.turnDetection, forKey: .turnDetection)
+    }
+
+    /// A mirror with `client_secret` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("clientSecret", Redaction.placeholder),
+                ("modalities", self.modalities as Any),
+                ("inputAudioFormat", self.inputAudioFormat as Any),
+                ("inputAudioTranscription", self.inputAudioTranscription as Any),
+                ("turnDetection", self.turnDetection as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 
     /// Ephemeral key returned by the API. Only present when the session is
@@ -2708,7 +2722,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
 /// Response from creating a translation session and client secret for the Realtime API.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientSecretCreateResponse`.
-public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The generated client secret value.
     public var value: Swift.String
     /// Expiration timestamp for the client secret, in seconds since epoch.
@@ -2764,6 +2778,18 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
         try container.encode(self.value, forKey: .value)
         try container.encode(self.expiresAt, forKey: .expiresAt)
         try container.encode(self.session, forKey: .session)
+    }
+
+    /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("value", Redaction.placeholder),
+                ("expiresAt", self.expiresAt as Any),
+                ("session", self.session as Any),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 }
 

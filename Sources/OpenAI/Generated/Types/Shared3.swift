@@ -2842,7 +2842,7 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable, 
 /// The `ContainerNetworkPolicyDomainSecretParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDomainSecretParam`.
-public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
     public var domain: Swift.String
     /// The name of the secret to inject for the domain.
@@ -2895,6 +2895,18 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
         try container.encode(self.domain, forKey: .domain)
         try container.encode(self.name, forKey: .name)
         try container.encode(self.value, forKey: .value)
+    }
+
+    /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("domain", self.domain as Any),
+                ("name", self.name as Any),
+                ("value", Redaction.placeholder),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 }
 

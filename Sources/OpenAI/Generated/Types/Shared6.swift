@@ -1606,7 +1606,7 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Senda
 /// The `BetaContainerNetworkPolicyDomainSecretParam` schema.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDomainSecretParam`.
-public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
     public var domain: Swift.String
     /// The name of the secret to inject for the domain.
@@ -1659,6 +1659,18 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Se
         try container.encode(self.domain, forKey: .domain)
         try container.encode(self.name, forKey: .name)
         try container.encode(self.value, forKey: .value)
+    }
+
+    /// A mirror with `value` redacted (a credential), so `print` and `dump` show no secret.
+    public var customMirror: Mirror {
+        Mirror(
+            self,
+            children: [
+                ("domain", self.domain as Any),
+                ("name", self.name as Any),
+                ("value", Redaction.placeholder),
+                ("specDeviations", self.specDeviations),
+            ], displayStyle: .struct)
     }
 }
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The one redaction list of the SDK, applied wherever a value can be printed: descriptions,
+/// mirrors (`dump`, `String(reflecting:)`), errors and logs.
+///
+/// Redacted: the values of the headers in ``HTTPHeaders/credentialNames`` (`Authorization`,
+/// `api-key`, `x-api-key`, `proxy-authorization`, `cookie`, `set-cookie`, `x-amz-security-token`);
+/// URL userinfo and credential query items (`api-key`, `key`, `token`, `access_token`,
+/// `client_secret`); the secret of an `openai-insecure-api-key.<secret>` WebSocket subprotocol;
+/// and, in any other text, `Bearer <token>`, API keys (`sk-…`), ephemeral client secrets (`ek_…`),
+/// session tokens (`sess-…`) and webhook secrets (`whsec_…`).
+package enum Redaction {
+    /// What a secret prints as.
+    package static let placeholder = "<redacted>"
+
+    /// Query item names (lowercased) whose values are credentials.
+    static let credentialQueryNames: Set<String> = ["api-key", "api_key", "key", "token", "access_token", "client_secret"]
+
+    /// Prefixes of secrets that appear in free text, and the WebSocket subprotocol prefix.
+    private static let secretPrefixes = ["sk-", "ek_", "sess-", "whsec_", "openai-insecure-api-key."]
+
+    /// `headers` with credential values replaced and secrets in other values masked.
+    package static func headers(_ headers: [String: String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in headers {
+            result[name] = HTTPHeaders.credentialNames.contains(name.lowercased()) ? placeholder : text(value)
+        }
+        return result
+    }
+
+    /// `url` as text, with userinfo and credential query items redacted.
+    package static func url(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return text(url.absoluteString)
+        }
+        let hadUserinfo = components.user != nil || components.password != nil
+        components.user = nil
+        components.password = nil
+        let items = components.percentEncodedQueryItems
+        components.percentEncodedQuery = nil
+        var result = components.string ?? ""
+        if hadUserinfo, let separator = result.range(of: "://") {
+            result.insert(contentsOf: placeholder + "@", at: separator.upperBound)
+        }
+        if let items, !items.isEmpty {
+            result += "?" + items.map { item in
+                let value = credentialQueryNames.contains(item.name.lowercased()) ? placeholder : (item.value ?? "")
+                return item.value == nil ? item.name : "\(item.name)=\(value)"
+            }.joined(separator: "&")
+        }
+        return text(result)
+    }
+
+    /// WebSocket subprotocols with the secret of `openai-insecure-api-key.<secret>` redacted.
+    package static func subprotocols(_ subprotocols: [String]) -> [String] {
+        subprotocols.map(text)
+    }
+
+    /// `value` with every secret token masked: `Bearer <token>`, `sk-…`, `ek_…`, `sess-…`,
+    /// `whsec_…` and `openai-insecure-api-key.…` keep their prefix; the rest of the token (up to
+    /// the next space, quote, comma or semicolon) becomes `<redacted>`.
+    package static func text(_ value: String) -> String {
+        guard value.contains(where: { $0 == "-" || $0 == "_" || $0 == "." || $0 == " " }) else { return value }
+        var result = ""
+        var rest = Substring(value)
+        while !rest.isEmpty {
+            if let prefix = secretPrefixes.first(where: { rest.hasPrefix($0) }), isTokenStart(result) {
+                result += prefix + placeholder
+                rest = rest.dropFirst(prefix.count).drop { !isTokenEnd($0) }
+            } else if rest.lowercased().hasPrefix("bearer "), isTokenStart(result) {
+                result += rest.prefix(7) + placeholder
+                rest = rest.dropFirst(7).drop { !isTokenEnd($0) }
+            } else {
+                result.append(rest.removeFirst())
+            }
+        }
+        return result
+    }
+
+    /// Whether a token may start after `text` (at its start, or after a separator).
+    private static func isTokenStart(_ text: String) -> Bool {
+        guard let last = text.last else { return true }
+        return !(last.isLetter || last.isNumber || last == "-" || last == "_")
+    }
+
+    private static func isTokenEnd(_ character: Character) -> Bool {
+        " \"',;&\n\r\t)]}>".contains(character)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@testable import OpenAI
+
+/// Every public type that can hold a credential, printed every way Swift prints: no credential
+/// appears in `description`, `debugDescription`, `String(reflecting:)` or `dump`. Every secret
+/// below contains the word `canary`; nothing else does.
+final class SecretRedactionTests: XCTestCase {
+    static let headers = [
+        "Authorization": "Bearer bearer-canary-0123", "api-key": "azure-canary-key", "X-Api-Key": "xkey-canary",
+        "Proxy-Authorization": "Basic proxy-canary", "Cookie": "session=cookie-canary", "Set-Cookie": "sid=setcookie-canary",
+        "X-Amz-Security-Token": "amz-canary-token", "X-Custom-Auth": "Bearer custom-canary-token",
+        "X-Echo": "key sk-canary-echoed-in-a-custom-header", "Accept": "application/json",
+    ]
+
+    /// Every way a value is printed.
+    static func renderings(_ value: Any) -> [String] {
+        var dumped = ""
+        dump(value, to: &dumped)
+        var texts = [String(describing: value), String(reflecting: value), dumped, "\(value)"]
+        if let value = value as? any CustomDebugStringConvertible { texts.append(value.debugDescription) }
+        if let value = value as? any CustomStringConvertible { texts.append(value.description) }
+        return texts
+    }
+
+    static func assertNoSecret(_ value: Any, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        for text in renderings(value) where text.lowercased().contains("canary") {
+            XCTFail("\(name) prints a secret: \(text)", file: file, line: line)
+            return
+        }
+    }
+
+    func testNoPublicTypeThatHoldsACredentialPrintsIt() throws {
+        var configuration = OpenAIClient.Configuration(
+            apiKey: "sk-canary-API-0123456789abcdef", adminAPIKey: "sk-admin-canary-0123456789",
+            apiKeyProvider: { "sk-provided-canary" }, organization: "org-public", project: "proj_public",
+            webhookSecret: "whsec_Y2FuYXJ5LXdlYmhvb2s=",
+            baseURL: URL(string: "https://user:pass-canary@api.example.com/v1?api-key=query-canary&x=1")!,
+            defaultHeaders: Self.headers)
+        Self.assertNoSecret(configuration, "Configuration")
+        let client = try OpenAIClient(configuration: configuration)
+        Self.assertNoSecret(client, "OpenAIClient")
+        configuration.azure = .init(apiVersion: "2024-10-21", deployment: "d")
+        Self.assertNoSecret(configuration, "Azure Configuration")
+
+        let url = URL(string: "https://user:pass-canary@api.example.com/v1/models?token=query-canary")!
+        Self.assertNoSecret(HTTPRequest(method: "POST", url: url, headers: Self.headers, body: .data(Data())), "HTTPRequest")
+        Self.assertNoSecret(HTTPResponse(statusCode: 401, headers: Self.headers, body: Data()), "HTTPResponse")
+        Self.assertNoSecret(
+            HTTPStreamingResponse(statusCode: 200, headers: Self.headers, body: AsyncThrowingStream { $0.finish() }),
+            "HTTPStreamingResponse")
+        let raw = RawResponse(statusCode: 200, headers: Self.headers, attempts: 1)
+        Self.assertNoSecret(raw, "RawResponse")
+        Self.assertNoSecret(
+            DownloadResult(fileURL: URL(fileURLWithPath: "/tmp/x"), byteCount: 1, response: raw), "DownloadResult")
+        Self.assertNoSecret(
+            RequestOptions(headers: Self.headers, query: [URLQueryItem(name: "api-key", value: "q-canary")]),
+            "RequestOptions")
+
+        let error = OpenAIError.fromResponse(
+            HTTPResponse(
+                statusCode: 401, headers: Self.headers,
+                body: Data(#"{"error":{"message":"Incorrect API key provided: sk-canary-echoed. ek_canary_secret"}}"#.utf8)))
+        Self.assertNoSecret(error, "OpenAIError")
+        Self.assertNoSecret(try WebhookVerifier(secret: "whsec_Y2FuYXJ5LXdlYmhvb2s="), "WebhookVerifier")
+        Self.assertNoSecret(try WebhookVerifier(secret: "plain-canary-secret"), "WebhookVerifier (raw secret)")
+
+        let secret = RealtimeCreateClientSecretResponse(
+            value: "ek_canary_68af296e8e408191", expiresAt: 1, session: .unknown(["type": "realtime"]))
+        Self.assertNoSecret(secret, "RealtimeCreateClientSecretResponse")
+        XCTAssertEqual(secret.value, "ek_canary_68af296e8e408191", "the value itself is still there to use")
+        let decoded = try JSONDecoder().decode(
+            ProjectServiceAccountCreateResponse.self,
+            from: Data(
+                #"{"object":"organization.project.service_account","id":"svc_1","name":"n","role":"member","created_at":1,"api_key":{"object":"organization.project.service_account.api_key","value":"sk-svcacct-canary","name":"k","created_at":1,"id":"key_1"}}"#
+                    .utf8))
+        Self.assertNoSecret(decoded, "ProjectServiceAccountCreateResponse")
+        Self.assertNoSecret([decoded], "an array of them")
+    }
+
+    func testTheRedactionListMasksSecretsInFreeText() {
+        XCTAssertEqual(Redaction.text("Bearer sk-abc123"), "Bearer <redacted>")
+        XCTAssertEqual(Redaction.text("key sk-proj-abc_DEF-123, next"), "key sk-<redacted>, next")
+        XCTAssertEqual(Redaction.text("[realtime, openai-insecure-api-key.ek_123]"), "[realtime, openai-insecure-api-key.<redacted>]")
+        XCTAssertEqual(Redaction.text("whsec_abc=="), "whsec_<redacted>")
+        XCTAssertEqual(Redaction.text("risk-free task-1 desk-2"), "risk-free task-1 desk-2", "not a key: no separator before")
+        XCTAssertEqual(
+            Redaction.url(URL(string: "https://u:p@h.example/v1?api-key=x&model=m")!),
+            "https://<redacted>@h.example/v1?api-key=<redacted>&model=m")
+    }
+}
