@@ -7,12 +7,15 @@ import OpenAPI
 // Exit status: 0 success; 1 invalid spec, or `check` found drift; 2 usage error; 3 I/O error.
 
 let usage = """
-    usage: openai-generator generate [--spec PATH] [--output DIR] [--access public|package|internal] [--overrides PATH]
+    usage: openai-generator generate [--spec PATH] [--output DIR] [--access public|package|internal] [--overrides PATH] [--force]
            openai-generator check    [--spec PATH] [--output DIR] [--lock PATH] [--overrides PATH]
            openai-generator diff OLD NEW [--format text|markdown|json] [--fail-on breaking|warning|any|none]
 
     Defaults: --spec Spec/openapi.yaml, --output Sources/OpenAI/Generated, --lock Spec/lock.json,
     --overrides Spec/overrides.json (skipped when absent).
+    generate writes only into an empty folder or one it wrote before (its Manifest.swift), and
+    replaces or removes only its own files; --force writes into another folder (still touching only
+    its own files, and replacing others at generated paths).
     Exit status: 0 success; 1 invalid spec or drift found by check; 2 usage error; 3 I/O error.
     """
 
@@ -23,6 +26,7 @@ struct Options {
     var access = "public"
     var lock = "Spec/lock.json"
     var overrides = "Spec/overrides.json"
+    var force = false
 }
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -42,6 +46,10 @@ func parseArguments() -> Options {
     arguments.removeFirst()
     while let flag = arguments.first {
         arguments.removeFirst()
+        if flag == "--force" {
+            options.force = true
+            continue
+        }
         guard let value = arguments.first else { fail("missing value for \(flag)\n\(usage)", status: 2) }
         arguments.removeFirst()
         switch flag {
@@ -88,7 +96,9 @@ func run(_ options: Options) -> Int32 {
     case "generate":
         let written: Int
         do {
-            written = try OutputWriter.write(result.files, to: output)
+            written = try OutputWriter.write(result.files, to: output, force: options.force)
+        } catch let error as OutputWriter.OwnershipError {
+            fail("\(error)\nThe output folder was not changed.", status: 1)
         } catch {
             fail("cannot write \(options.output): \(error)", status: 3)
         }
@@ -119,8 +129,9 @@ func run(_ options: Options) -> Int32 {
         } else {
             problems.append("\(options.lock): cannot read the lock's sha256")
         }
-        let differences = OutputWriter.differences(result.files, in: output)
-        for path in differences { problems.append("\(options.output)/\(path): differs from what the spec generates") }
+        for difference in OutputWriter.differences(result.files, in: output) {
+            problems.append("\(options.output)/\(difference)")
+        }
         if problems.isEmpty {
             print(
                 String(

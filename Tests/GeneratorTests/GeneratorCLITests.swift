@@ -1,4 +1,5 @@
 import Foundation
+import GeneratorCore
 import XCTest
 
 /// `openai-generator` on bad input: a clear error naming file:line:column and the JSON pointer,
@@ -107,5 +108,33 @@ final class GeneratorCLITests: XCTestCase {
     func testUsageErrorExitsWithTwo() throws {
         XCTAssertEqual(try run(["generate", "--bogus", "x"]).status, 2)
         XCTAssertEqual(try run([]).status, 2)
+    }
+
+    func testTheCommandLineRefusesTheCurrentDirectoryOfACheckout() throws {
+        let checkout = FileManager.default.temporaryDirectory.appendingPathComponent("checkout-\(UUID().uuidString)")
+        func put(_ text: String, _ path: String, in folder: URL) throws {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        try put("[core]\n", ".git/config", in: checkout)
+        try put("# Project\n", "README.md", in: checkout)
+        let spec = checkout.appendingPathComponent("spec.yaml")
+        try put(
+            """
+            openapi: 3.1.0
+            info: {title: t, version: '1'}
+            paths: {}
+            components:
+              schemas:
+                Thing: {type: object, properties: {id: {type: string}}}
+            """, "spec.yaml", in: checkout)
+        let run = try self.run([
+            "generate", "--spec", spec.path, "--output", checkout.path, "--overrides", "/nonexistent",
+        ])
+        XCTAssertEqual(run.status, 1, run.output)
+        XCTAssertTrue(run.output.contains("was not written by openai-generator"), run.output)
+        XCTAssertTrue(run.output.contains("The output folder was not changed."), run.output)
+        XCTAssertEqual(OutputWriter.existingFiles(in: checkout), [".git/config", "README.md", "spec.yaml"])
     }
 }
