@@ -4,7 +4,46 @@ struct CodePrinter {
     private var indentation = 0
 
     mutating func line(_ text: String = "") {
+        // A line never holds a line terminator: text from the spec that reached a line without
+        // passing the comment or literal escaping cannot start a line of code.
+        let text = Self.withoutLineTerminators(text)
         lines.append(text.isEmpty ? "" : String(repeating: "    ", count: indentation) + text)
+    }
+
+    /// Whether `scalar` ends a line for the Swift lexer or for a reader of the source (CR, LF,
+    /// VT, FF, NEL, LINE SEPARATOR, PARAGRAPH SEPARATOR).
+    static func isLineTerminator(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// Whether `scalar` is a control character that is not a line terminator or a tab, or a
+    /// bidirectional formatting character (which can make source read differently from what it
+    /// is, CVE-2021-42574).
+    static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x08, 0x0E...0x1F, 0x7F, 0x80...0x84, 0x86...0x9F: true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` with line terminators as spaces and hidden characters as U+FFFD.
+    static func withoutLineTerminators(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { isLineTerminator($0) || isHidden($0) }) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isLineTerminator(scalar) {
+                result.append(" ")
+            } else if isHidden(scalar) {
+                result.append("\u{FFFD}")
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     mutating func block(_ opening: String, _ body: (inout CodePrinter) -> Void) {
@@ -29,30 +68,53 @@ struct CodePrinter {
         for text in other.lines { lines.append(text.isEmpty ? "" : prefix + text) }
     }
 
-    /// Writes a `///` comment: `text` wrapped to its own lines, then an optional remark.
+    /// Writes a `///` comment: `text` wrapped to its own lines, then `extra` lines, then an
+    /// optional remark. Every piece is split at every kind of line break, so no text ends the
+    /// comment.
     mutating func documentation(_ text: String?, remark: String? = nil, extra: [String] = []) {
         var body = Self.commentLines(text)
         if !extra.isEmpty {
             if !body.isEmpty { body.append("") }
-            body.append(contentsOf: extra)
+            for entry in extra { body.append(contentsOf: Self.commentLines(entry, keepingBlankEdges: true)) }
         }
         if let remark {
             if !body.isEmpty { body.append("") }
-            body.append("- Remark: \(remark)")
+            body.append(contentsOf: Self.commentLines("- Remark: \(remark)"))
         }
         for text in body { line(text.isEmpty ? "///" : "/// " + text) }
     }
 
-    /// Splits a description into comment lines, trimming trailing spaces and blank edges.
-    static func commentLines(_ text: String?) -> [String] {
+    /// Splits a description into comment lines at every line terminator (CR LF, CR, LF, VT, FF,
+    /// NEL, U+2028, U+2029), hides control and bidirectional formatting characters (U+FFFD), and
+    /// trims trailing spaces and blank edges.
+    static func commentLines(_ text: String?, keepingBlankEdges: Bool = false) -> [String] {
         guard let text else { return [] }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+        var lines: [String] = []
+        var current = String.UnicodeScalarView()
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && previousWasCR {
+                previousWasCR = false
+                continue
+            }
+            previousWasCR = scalar == "\r"
+            if isLineTerminator(scalar) {
+                lines.append(String(current))
+                current = String.UnicodeScalarView()
+            } else {
+                current.append(isHidden(scalar) ? "\u{FFFD}" : scalar)
+            }
+        }
+        lines.append(String(current))
+        lines = lines.map { line in
             var value = Substring(line)
-            while value.last == " " || value.last == "\t" || value.last == "\r" { value = value.dropLast() }
+            while value.last == " " || value.last == "\t" { value = value.dropLast() }
             return String(value)
         }
-        while lines.first?.isEmpty == true { lines.removeFirst() }
-        while lines.last?.isEmpty == true { lines.removeLast() }
+        if !keepingBlankEdges {
+            while lines.first?.isEmpty == true { lines.removeFirst() }
+            while lines.last?.isEmpty == true { lines.removeLast() }
+        }
         return lines
     }
 
@@ -71,7 +133,7 @@ extension String {
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                if scalar.value < 0x20 {
+                if scalar.value < 0x20 || CodePrinter.isLineTerminator(scalar) || CodePrinter.isHidden(scalar) {
                     result += "\\u{\(String(scalar.value, radix: 16))}"
                 } else {
                     result.unicodeScalars.append(scalar)

@@ -294,7 +294,7 @@ struct DeclarationRenderer {
             body.line("\(access) init(rawValue: Swift.String) { self.rawValue = rawValue }")
             for value in decl.values {
                 body.line()
-                body.line("/// `\(value.rawValue.replacingOccurrences(of: "`", with: "'"))`")
+                body.documentation("`\(value.rawValue.replacingOccurrences(of: "`", with: "'"))`")
                 body.line("\(access) static var \(value.name): Self { Self(rawValue: \(value.rawValue.swiftLiteral)) }")
             }
         }
