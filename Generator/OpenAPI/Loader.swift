@@ -22,7 +22,7 @@ public struct OpenAPILoader {
         } catch {
             throw OpenAPIError(
                 message: "invalid YAML: \(error.message)",
-                location: SourceLocation(file: file, mark: error.mark, pointer: "#"))
+                location: SourceLocation(file: file, mark: error.mark, pointer: error.pointer ?? "#"))
         }
         var context = LoadContext(file: file, overrides: schemaOverrides)
         for warning in parsed.warnings {

@@ -10,16 +10,21 @@ public struct YAMLError: Error, Sendable, CustomStringConvertible {
     /// A human-readable explanation, including libyaml's context (such as "while parsing a block mapping at 3:1")
     /// when it has one.
     public var message: String
+    /// The JSON pointer (RFC 6901) of the node the parser was inside, when known, e.g.
+    /// `#/components/schemas/Deep/properties/a`.
+    public var pointer: String?
 
     /// Creates an error.
     /// - Parameters:
     ///   - file: The file name used in messages.
     ///   - mark: The 1-based position of the problem.
     ///   - message: The explanation.
-    public init(file: String, mark: Mark, message: String) {
+    ///   - pointer: The JSON pointer of the enclosing node, when known.
+    public init(file: String, mark: Mark, message: String, pointer: String? = nil) {
         self.file = file
         self.mark = mark
         self.message = message
+        self.pointer = pointer
     }
 
     /// The error as `<file>:<line>:<column>: <message>`, the format compilers use.

@@ -4,8 +4,38 @@
 /// applied (explicit keys win over merged ones, and earlier merge sources over later ones). Only the first
 /// document of a stream is used.
 public struct YAMLParser: Sendable {
+    /// Bounds on what a document may make the parser (and everything that walks the tree) do, so
+    /// hostile input fails with a located error in bounded time and memory instead of exhausting
+    /// the stack or the heap.
+    public struct Limits: Sendable, Hashable {
+        /// The deepest nesting of sequences and mappings: 128 (the OpenAI spec nests 22).
+        public var maxDepth: Int
+        /// The most nodes the document may hold, an alias counted as the nodes of what it stands
+        /// for: 4,000,000 (the OpenAI spec holds about 110,000), which stops alias bombs.
+        public var maxNodes: Int
+        /// The largest document read, in bytes: 64 MiB (the OpenAI spec is 2.9 MB).
+        public var maxBytes: Int
+
+        /// Creates limits.
+        public init(maxDepth: Int = 128, maxNodes: Int = 4_000_000, maxBytes: Int = 64 << 20) {
+            self.maxDepth = maxDepth
+            self.maxNodes = maxNodes
+            self.maxBytes = maxBytes
+        }
+
+        /// The defaults.
+        public static let `default` = Limits()
+    }
+
+    /// The bounds this parser enforces.
+    public var limits: Limits
+
     /// Creates a parser. A parser holds no state between calls and can be shared across threads.
-    public init() {}
+    ///
+    /// - Parameter limits: The bounds on depth, node count and size.
+    public init(limits: Limits = .default) {
+        self.limits = limits
+    }
 
     /// Parses the first document of a YAML stream.
     ///
@@ -16,7 +46,8 @@ public struct YAMLParser: Sendable {
     ///   - bytes: The YAML source.
     ///   - file: The file name used in error and warning messages; it is not opened.
     /// - Returns: The first document's root node and the warnings.
-    /// - Throws: ``YAMLError`` with the 1-based position for malformed YAML (libyaml's problem and context), an
+    /// - Throws: ``YAMLError`` with the 1-based position for malformed YAML (libyaml's problem and context), a
+    ///   document beyond ``limits`` (too deep, too many nodes with aliases expanded, too large), an
     ///   undefined or recursive alias, a mapping key that is a sequence or mapping, a merge key whose value is not
     ///   a mapping or a sequence of mappings, and a scalar that does not fit its `!!int`, `!!float`, `!!bool` or
     ///   `!!null` tag.
@@ -26,7 +57,7 @@ public struct YAMLParser: Sendable {
             return YAMLDocument(root: YAMLNode(kind: .scalar(null), mark: Mark(line: 1, column: 1)))
         }
         let result = bytes.withUnsafeBufferPointer { input in
-            var builder = YAMLTreeBuilder(file: file, input: input)
+            var builder = YAMLTreeBuilder(file: file, input: input, limits: limits)
             return builder.run()
         }
         return try result.get()

@@ -35,8 +35,15 @@ struct YAMLTreeBuilder {
 
     private let file: String
     private let input: UnsafeBufferPointer<UInt8>
+    private let limits: YAMLParser.Limits
     private var stack: [Frame] = []
     private var anchors: [String: YAMLNode] = [:]
+    /// How many nodes each anchored node holds, itself included (what an alias to it adds).
+    private var anchorSizes: [String: Int] = [:]
+    /// How many nodes the document holds so far, every alias counted as the nodes it stands for.
+    private var nodeCount = 0
+    /// The node count when each open frame started.
+    private var frameStarts: [Int] = []
     private var warnings: [YAMLError] = []
     private var root: YAMLNode?
     private var finished = false
@@ -45,14 +52,35 @@ struct YAMLTreeBuilder {
     /// - Parameters:
     ///   - file: The file name for messages.
     ///   - input: The YAML bytes; must stay valid during ``run()``.
-    init(file: String, input: UnsafeBufferPointer<UInt8>) {
+    init(file: String, input: UnsafeBufferPointer<UInt8>, limits: YAMLParser.Limits) {
         self.file = file
         self.input = input
+        self.limits = limits
+    }
+
+    /// Counts `count` more nodes; fails once the document holds more than the limit allows.
+    private mutating func count(_ count: Int, at mark: Mark, alias: String? = nil) throws(YAMLError) {
+        nodeCount += count
+        guard nodeCount <= limits.maxNodes else {
+            let through = alias.map { " (the alias '*\($0)' adds \(count))" } ?? ""
+            throw YAMLError(
+                file: file, mark: mark,
+                message:
+                    "the document holds more than \(limits.maxNodes) nodes, aliases counted as the nodes they stand for\(through); this is a limit of the generator"
+            )
+        }
     }
 
     /// Parses the input up to the end of the first document.
     /// - Returns: The document, or the first error.
     mutating func run() -> Result<YAMLDocument, YAMLError> {
+        guard input.count <= limits.maxBytes else {
+            return .failure(
+                YAMLError(
+                    file: file, mark: Mark(line: 1, column: 1),
+                    message:
+                        "the document is \(input.count) bytes, more than the \(limits.maxBytes) the generator reads"))
+        }
         let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
         defer { parser.deallocate() }
         guard yaml_parser_initialize(parser) == 1 else {
@@ -72,7 +100,9 @@ struct YAMLTreeBuilder {
                 noteFurtherDocuments(parser, event)
             }
         } catch {
-            return .failure(error)
+            var located = error
+            if located.pointer == nil { located.pointer = currentPointer() }
+            return .failure(located)
         }
         let rootNode =
             root
@@ -124,20 +154,31 @@ struct YAMLTreeBuilder {
                 )
             }
             node.mark = mark
+            try count(anchorSizes[name] ?? 1, at: mark, alias: name)
             try attach(node)
         case YAML_SEQUENCE_START_EVENT:
             try checkNotKey(kind: "sequence", mark: mark)
+            try checkDepth(mark)
             let anchor = event.data.sequence_start.anchor.map { String(cString: $0) }
+            try count(1, at: mark)
+            frameStarts.append(nodeCount - 1)
             stack.append(Frame(isMapping: false, mark: mark, anchor: anchor))
         case YAML_MAPPING_START_EVENT:
             try checkNotKey(kind: "mapping", mark: mark)
+            try checkDepth(mark)
             let anchor = event.data.mapping_start.anchor.map { String(cString: $0) }
+            try count(1, at: mark)
+            frameStarts.append(nodeCount - 1)
             stack.append(Frame(isMapping: true, mark: mark, anchor: anchor))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let frame = stack.removeLast()
+            let start = frameStarts.removeLast()
             let node =
                 frame.isMapping ? Self.finishMapping(frame) : YAMLNode(kind: .sequence(frame.items), mark: frame.mark)
-            if let anchor = frame.anchor { anchors[anchor] = node }
+            if let anchor = frame.anchor {
+                anchors[anchor] = node
+                anchorSizes[anchor] = nodeCount - start
+            }
             try attach(node)
         case YAML_DOCUMENT_END_EVENT, YAML_STREAM_END_EVENT:
             finished = true
@@ -148,6 +189,7 @@ struct YAMLTreeBuilder {
 
     private mutating func handleScalar(_ event: yaml_event_t, mark: Mark) throws(YAMLError) {
         let data = event.data.scalar
+        try count(1, at: mark)
         let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
         let text = String(decoding: bytes, as: UTF8.self)
         let tag = data.tag.map { String(cString: $0) }
@@ -176,11 +218,25 @@ struct YAMLTreeBuilder {
             kind: .scalar(YAMLScalar(text: text, style: style, tag: tag, resolved: resolved)),
             mark: mark
         )
-        if let anchor = data.anchor { anchors[String(cString: anchor)] = node }
+        if let anchor = data.anchor {
+            anchors[String(cString: anchor)] = node
+            anchorSizes[String(cString: anchor)] = 1
+        }
         try attach(node)
     }
 
     // MARK: Tree
+
+    /// Fails when a sequence or mapping would nest deeper than the limit.
+    private func checkDepth(_ mark: Mark) throws(YAMLError) {
+        guard stack.count < limits.maxDepth else {
+            throw YAMLError(
+                file: file, mark: mark,
+                message:
+                    "sequences and mappings nest deeper than \(limits.maxDepth) levels here; this is a limit of the generator (the OpenAI spec nests 22)"
+            )
+        }
+    }
 
     /// Fails when a sequence or mapping starts where a mapping key is expected.
     private func checkNotKey(kind: String, mark: Mark) throws(YAMLError) {
@@ -316,6 +372,30 @@ struct YAMLTreeBuilder {
     }
 
     // MARK: Marks and errors
+
+    /// The JSON pointer of the innermost open node: each mapping's pending (or last) key, each
+    /// sequence's next index, escaped as RFC 6901 says.
+    private func currentPointer() -> String {
+        var pointer = "#"
+        for frame in stack {
+            let token: String
+            if frame.isMapping {
+                guard let key = frame.pendingKey?.text ?? frame.pairs.last?.key else { break }
+                token = key
+            } else {
+                token = String(frame.items.count)
+            }
+            pointer += "/"
+            for character in token {
+                switch character {
+                case "~": pointer += "~0"
+                case "/": pointer += "~1"
+                default: pointer.append(character)
+                }
+            }
+        }
+        return pointer
+    }
 
     /// Converts libyaml's 0-based mark to a 1-based ``Mark``.
     private static func mark(_ mark: yaml_mark_t) -> Mark {

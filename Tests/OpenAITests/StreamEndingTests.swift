@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import TestSupport
 
 @testable import OpenAI
 
@@ -382,21 +383,6 @@ final class StreamEndingTests: XCTestCase {
         for try await _ in stream.resend() { again += 1 }
         XCTAssertEqual(again, 33)
         XCTAssertEqual(transport.requests.count, 2)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so random cuts are the same on every run.
-struct SeededRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -49,6 +49,7 @@ public enum SwiftGenerator {
     ) throws -> GenerationResult {
         let document = try OpenAPILoader(schemaOverrides: configuration.overrides.schemas).load(bytes, file: specFile)
         let (model, diagnostics) = Translator().translate(document, overrides: configuration.overrides)
+        try Self.rejectReferenceCycles(model, document: document)
         // The spec's hash lives in the manifest alone, so a new spec changes only the files whose
         // contents change.
         let header = [
@@ -186,6 +187,21 @@ public enum SwiftGenerator {
             files: files, diagnostics: diagnostics, operationCount: model.operations.count,
             schemaCount: document.schemas.count, typeCount: typeCount, incompleteOperations: incomplete,
             streamingOperations: model.operations.filter { $0.streaming != nil }.count)
+    }
+
+    /// Fails on a component that is a `$ref` chain back to itself (`A: {$ref: B}`,
+    /// `B: {$ref: A}`): it describes nothing, and Swift cannot declare it.
+    ///
+    /// - Throws: ``OpenAPIError`` at the first component of the cycle.
+    static func rejectReferenceCycles(_ model: APIModel, document: OpenAPIDocument) throws {
+        guard let (top, chain) = AliasCycles.pureCycle(model.declarations) else { return }
+        let location =
+            top.schemaName.flatMap { document.schema(named: $0)?.location }
+            ?? SourceLocation(file: document.file, mark: .init(line: 1, column: 1), pointer: "#")
+        throw OpenAPIError(
+            message:
+                "the schemas \(chain.joined(separator: " → ")) refer to each other through $ref and nothing else, so they describe no value",
+            location: location)
     }
 
     /// The folder's manifest: the spec's sha256 and every file the generator owns there

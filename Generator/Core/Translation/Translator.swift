@@ -172,8 +172,10 @@ public struct Translator {
             }
         }
 
-        declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
         var streamDiagnostics: [Diagnostic] = []
+        declarations = AliasCycles.breakCollectionCycles(
+            declarations, document: document, diagnostics: &streamDiagnostics)
+        declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
         operations = StreamingRequests.annotate(
             operations, declarations: declarations, endings: overrides.streamEndings, diagnostics: &streamDiagnostics)
         operations = BodyDefaults.annotate(
