@@ -27,13 +27,14 @@ final class GeneratorFuzzTests: XCTestCase {
     static let timeLimit: Double = 30
 
     func run(_ arguments: [String]) throws -> Outcome {
-        let generator = ProcessInfo.processInfo.environment["OPENAI_GENERATOR"].map(URL.init(fileURLWithPath:))
+        let generator =
+            ProcessInfo.processInfo.environment["OPENAI_GENERATOR"].map(URL.init(fileURLWithPath:))
             ?? GeneratorCLITests.generator
         let process = Process()
         process.executableURL = generator
         process.arguments = arguments
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString).txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let handle = try FileHandle(forWritingTo: output)
         process.standardOutput = handle
         process.standardError = handle
@@ -98,13 +99,15 @@ final class GeneratorFuzzTests: XCTestCase {
             return ("non-UTF-8", bytes)
         case 7:
             let depth = [150, 5_000, 100_000][random.below(3)]
-            let nested = String(repeating: "{type: object, properties: {a: ", count: depth) + "{type: string}"
+            let nested =
+                String(repeating: "{type: object, properties: {a: ", count: depth) + "{type: string}"
                 + String(repeating: "}}", count: depth)
             return ("nesting \(depth) deep", spec + Array("\nx-deep: \(nested)\n".utf8))
         case 8:
             var bomb = "\nx-bomb:\n  l0: &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
             for level in 1..<10 {
-                bomb += "  l\(level): &b\(level) [" + Array(repeating: "*b\(level - 1)", count: 10).joined(separator: ", ")
+                bomb +=
+                    "  l\(level): &b\(level) [" + Array(repeating: "*b\(level - 1)", count: 10).joined(separator: ", ")
                     + "]\n"
             }
             return ("alias bomb", spec + Array(bomb.utf8))

@@ -32,30 +32,37 @@ final class GeneratorLimitsTests: XCTestCase {
 
     func testDeepNestingIsALocatedErrorWithinALimit() {
         for depth in [5_000, 100_000] {
-            let properties = String(repeating: "{type: object, properties: {a: ", count: depth) + "{type: string}"
+            let properties =
+                String(repeating: "{type: object, properties: {a: ", count: depth) + "{type: string}"
                 + String(repeating: "}}", count: depth)
             let (error, seconds) = failure(Self.head + "    Deep: " + properties + "\n")
             XCTAssertEqual(error?.location.mark.line, 6)
-            XCTAssertTrue(error?.message.contains("nest deeper than 128 levels") ?? false, "\(String(describing: error))")
+            XCTAssertTrue(
+                error?.message.contains("nest deeper than 128 levels") ?? false, "\(String(describing: error))")
             XCTAssertTrue(
                 error?.location.pointer.hasPrefix("#/components/schemas/Deep/properties/a/properties/a") ?? false)
             XCTAssertLessThan(seconds, 2)
         }
-        let items = String(repeating: "{type: array, items: ", count: 5_000) + "{type: string}"
+        let items =
+            String(repeating: "{type: array, items: ", count: 5_000) + "{type: string}"
             + String(repeating: "}", count: 5_000)
         let (error, seconds) = failure(Self.head + "    Items: " + items + "\n")
         XCTAssertTrue(error?.location.pointer.hasPrefix("#/components/schemas/Items/items/items") ?? false)
         XCTAssertLessThan(seconds, 2)
         // The same within the limit generates.
-        let shallow = String(repeating: "{type: array, items: ", count: 40) + "{type: string}"
+        let shallow =
+            String(repeating: "{type: array, items: ", count: 40) + "{type: string}"
             + String(repeating: "}", count: 40)
         XCTAssertNoThrow(try generate(Self.head + "    Items: " + shallow + "\n"))
     }
 
     func testAnAliasBombIsALocatedErrorInBoundedTimeAndMemory() {
-        var bomb = "    Bomb:\n      type: object\n      x-bomb:\n        l0: &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        var bomb =
+            "    Bomb:\n      type: object\n      x-bomb:\n        l0: &b0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
         for level in 1..<10 {
-            bomb += "        l\(level): &b\(level) [" + Array(repeating: "*b\(level - 1)", count: 10).joined(separator: ", ")
+            bomb +=
+                "        l\(level): &b\(level) ["
+                + Array(repeating: "*b\(level - 1)", count: 10).joined(separator: ", ")
                 + "]\n"
         }
         XCTAssertLessThan(bomb.utf8.count, 3_000, "a 3 KB document")
@@ -84,7 +91,8 @@ final class GeneratorLimitsTests: XCTestCase {
     func testADocumentLargerThanTheLimitIsRefusedAtOnce() {
         let parser = YAMLParser(limits: .init(maxBytes: 1000))
         XCTAssertThrowsError(try parser.parse(Array(repeating: 0x20, count: 1001), file: "big.yaml")) { error in
-            XCTAssertEqual("\(error)", "big.yaml:1:1: the document is 1001 bytes, more than the 1000 the generator reads")
+            XCTAssertEqual(
+                "\(error)", "big.yaml:1:1: the document is 1001 bytes, more than the 1000 the generator reads")
         }
     }
 }

@@ -14,7 +14,11 @@ final class HostileTextTests: XCTestCase {
         var escaped = false
         for character in line {
             if inLiteral {
-                if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" {
+                if escaped {
+                    escaped = false
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
                     inLiteral = false
                 }
             } else if character == "\"" {

@@ -103,7 +103,8 @@ final class SnapshotCompileTests: XCTestCase {
         // `-wmo`: one frontend job for the whole module instead of one per file, each re-parsing
         // every file (about 4x less CPU for the same diagnostics).
         process.arguments =
-            ["-typecheck", "-wmo", "-swift-version", "6", "-module-name", "OpenAI", "-package-name", "swift_openai"] + files
+            ["-typecheck", "-wmo", "-swift-version", "6", "-module-name", "OpenAI", "-package-name", "swift_openai"]
+            + files
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

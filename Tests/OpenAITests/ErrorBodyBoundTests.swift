@@ -32,9 +32,13 @@ final class ErrorBodyBoundTests: XCTestCase {
                 case "send":
                     _ = try await client.models.list()
                 case "stream":
-                    let body: CreateChatCompletionRequest = try (["model": "gpt-4o", "messages": [
-                        ["role": "user", "content": "Hi"]
-                    ]] as JSONValue).decode()
+                    let body: CreateChatCompletionRequest = try
+                        ([
+                            "model": "gpt-4o",
+                            "messages": [
+                                ["role": "user", "content": "Hi"]
+                            ],
+                        ] as JSONValue).decode()
                     for try await _ in try client.chat.completions.createStream(body) {}
                 default:
                     let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(scenario).bin")

@@ -83,7 +83,8 @@ final class ErrorEnvelopeTests: XCTestCase {
             503, "upstream connect error or disconnect/reset before headers. reset reason: connection termination",
             contentType: "text/plain")
         XCTAssertEqual(
-            envoy.message, "upstream connect error or disconnect/reset before headers. reset reason: connection termination")
+            envoy.message,
+            "upstream connect error or disconnect/reset before headers. reset reason: connection termination")
         XCTAssertEqual(envoy.kind, .server)
         let nginx = """
             <html>
@@ -108,10 +109,13 @@ final class ErrorEnvelopeTests: XCTestCase {
 
     func testStreamErrorEventsReadTheSameShapes() async throws {
         let body = Data(
-            ("data: " + #"{"error":{"message":"Overloaded","type":"server_error","param":null,"code":529}}"# + "\n\n").utf8)
+            ("data: " + #"{"error":{"message":"Overloaded","type":"server_error","param":null,"code":529}}"# + "\n\n")
+                .utf8)
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: body))
         let thrown = await StreamingTestSupport.thrownError {
-            for try await _ in StreamingTestSupport.stream(client, as: CreateChatCompletionStreamResponse.self, framing: .data) {}
+            for try await _ in StreamingTestSupport.stream(
+                client, as: CreateChatCompletionStreamResponse.self, framing: .data)
+            {}
         }
         XCTAssertEqual(thrown?.message, "Overloaded")
         XCTAssertEqual(thrown?.code, "529")

@@ -49,15 +49,22 @@ final class FileDownloadTests: XCTestCase {
     func testEveryBinaryOperationHasAFileVariantThatWritesTheBytes() async throws {
         let size = 3 * 1024 * 1024 + 17
         let client = try client(size: size)
-        let speech: CreateSpeechRequest = try (["model": "gpt-4o-mini-tts", "input": "Hi", "voice": "alloy"]
+        let speech: CreateSpeechRequest = try
+            (["model": "gpt-4o-mini-tts", "input": "Hi", "voice": "alloy"]
             as JSONValue).decode()
         let calls: [(String, (URL) async throws -> DownloadResult)] = [
             ("files.content", { try await client.files.content(fileID: "file-abc123", to: $0) }),
-            ("containers.files.content", { try await client.containers.files.content(containerID: "c", fileID: "f", to: $0) }),
+            (
+                "containers.files.content",
+                { try await client.containers.files.content(containerID: "c", fileID: "f", to: $0) }
+            ),
             ("audio.speech.create", { try await client.audio.speech.create(speech, to: $0) }),
             ("videos.content", { try await client.videos.content(videoID: "video_1", to: $0) }),
             ("skills.content", { try await client.skills.content(skillID: "skill_1", to: $0) }),
-            ("skills.versions.content", { try await client.skills.versions.content(skillID: "skill_1", version: "1", to: $0) }),
+            (
+                "skills.versions.content",
+                { try await client.skills.versions.content(skillID: "skill_1", version: "1", to: $0) }
+            ),
         ]
         for (name, call) in calls {
             let file = temporaryFile()
@@ -122,5 +129,27 @@ final class FileDownloadTests: XCTestCase {
         let text = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8)
         let pages = Int(text.split(separator: " ")[1]) ?? 0
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// Replies that are text where the spec documents JSON: a transcription asked for as `text`,
+/// `srt` or `vtt` comes back as `text/plain` or `text/vtt`, and still decodes.
+final class TextReplyTests: XCTestCase {
+    func testATranscriptionAskedForAsTextOrVTTDecodesToItsText() async throws {
+        let server = try TestServer.shared()
+        for (fixture, format) in [
+            ("audio/text/dotnet-transcription.txt", "text"), ("audio/text/dotnet-transcription.vtt", "vtt"),
+        ] {
+            let client = try server.client(
+                maxRetries: 0,
+                headers: ["x-testserver-scenario": TestServer.scenario(), "x-testserver-fixture": fixture])
+            let expected = try String(contentsOf: try SharedData.file("fixtures/" + fixture), encoding: .utf8)
+            let reply = try await client.audio.transcriptions.create(
+                .init(
+                    file: FileUpload(data: Data([0xFF, 0xF3, 0x44, 0xC4]), filename: "a.mp3"), model: "whisper-1",
+                    responseFormat: .init(rawValue: format)))
+            guard case .unknown(.string(let text)) = reply else { return XCTFail("\(reply)") }
+            XCTAssertEqual(text, expected, fixture)
+        }
     }
 }

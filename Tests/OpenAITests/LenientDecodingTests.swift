@@ -124,7 +124,8 @@ final class LenientDecodingTests: XCTestCase {
     func testNullForANonNullableObjectReadsAsItsPlaceholderWithItsOwnMembersMissing() throws {
         // The fine-tuning job fixture's `error: {}` replaced with `null` for a required object
         // member that the spec does not allow to be null (eval runs' documentation examples).
-        let json = #"{"id":"run_1","object":"eval.run","eval_id":"eval_1","status":"queued","model":"gpt-4o","name":"r","created_at":1,"report_url":"https://example.com","result_counts":{"total":0,"errored":0,"failed":0,"passed":0},"per_model_usage":[],"per_testing_criteria_results":[],"data_source":{"type":"jsonl","source":{"type":"file_id","id":"file-1"}},"metadata":{},"error":null}"#
+        let json =
+            #"{"id":"run_1","object":"eval.run","eval_id":"eval_1","status":"queued","model":"gpt-4o","name":"r","created_at":1,"report_url":"https://example.com","result_counts":{"total":0,"errored":0,"failed":0,"passed":0},"per_model_usage":[],"per_testing_criteria_results":[],"data_source":{"type":"jsonl","source":{"type":"file_id","id":"file-1"}},"metadata":{},"error":null}"#
         let run = try decode(EvalRun.self, json)
         XCTAssertEqual(run.specDeviations["error"], .null)
         XCTAssertTrue(run.specDeviations.isMissing("error"))
@@ -137,7 +138,8 @@ final class LenientDecodingTests: XCTestCase {
     }
 
     func testAValueOfAnotherTypeReadsAsThePlaceholderAndKeepsTheValue() throws {
-        let json = #"{"object":"vector_store.search_results.page","search_query":"What is the return policy?","data":[],"has_more":false,"next_page":null}"#
+        let json =
+            #"{"object":"vector_store.search_results.page","search_query":"What is the return policy?","data":[],"has_more":false,"next_page":null}"#
         let page = try decode(VectorStoreSearchResultsPage.self, json)
         XCTAssertEqual(page.searchQuery, [])
         XCTAssertEqual(page.specDeviations.receivedValue(of: "search_query"), "What is the return policy?")

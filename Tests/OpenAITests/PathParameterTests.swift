@@ -49,7 +49,8 @@ final class PathParameterTests: XCTestCase {
             _ = try? await client.threads.runs.retrieve(threadID: value, runID: "run_1")
             let records = try await server.requests(scenario: scenario)
             XCTAssertEqual(
-                records.map(\.operationID), ["retrieveFile", "deleteVectorStoreFile", "getRun"], "\(value): \(records.map(\.path))")
+                records.map(\.operationID), ["retrieveFile", "deleteVectorStoreFile", "getRun"],
+                "\(value): \(records.map(\.path))")
             XCTAssertEqual(records[0].raw["path_params"]?["file_id"]?.stringValue, value)
             XCTAssertEqual(records[1].raw["path_params"]?["vector_store_id"]?.stringValue, value)
             XCTAssertEqual(records[1].raw["path_params"]?["file_id"]?.stringValue, value)
@@ -77,7 +78,8 @@ final class PathParameterTests: XCTestCase {
         let built = try client.makeHTTPRequest(request, options: RequestOptions())
         XCTAssertEqual(
             built.url.absoluteString,
-            "https://example.openai.azure.com/openai/deployments/team%2F..%2F..%2Fadmin/chat/completions?api-version=2024-10-21")
+            "https://example.openai.azure.com/openai/deployments/team%2F..%2F..%2Fadmin/chat/completions?api-version=2024-10-21"
+        )
         let dots = try OpenAIClient(
             configuration: .azure(
                 endpoint: URL(string: "https://example.openai.azure.com")!, apiVersion: "2024-10-21", deployment: "..",

@@ -57,7 +57,8 @@ final class RedirectTests: XCTestCase {
             }
             XCTAssertEqual(records.count, 2, "\(status): followed")
             let redirected = try XCTUnwrap(records.last)
-            XCTAssertEqual(redirected.headers["host"], server.secondRootURL.host.map { "\($0):\(server.secondRootURL.port!)" })
+            XCTAssertEqual(
+                redirected.headers["host"], server.secondRootURL.host.map { "\($0):\(server.secondRootURL.port!)" })
             XCTAssertEqual(redirected.method, "GET", "\(status) turns the POST into a GET")
             XCTAssertNil(redirected.headers["authorization"], "\(status)")
             XCTAssertNil(redirected.headers["openai-organization"], "\(status)")

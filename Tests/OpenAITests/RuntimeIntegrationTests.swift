@@ -426,7 +426,8 @@ final class RuntimeIntegrationTests: XCTestCase {
         let client = try self.client(TestServer.scenario(), headers: ["x-testserver-chunk-delay-ms": "150"])
         let http = try client.makeHTTPRequest(request, options: RequestOptions())
         let start = Date()
-        let response = try await client.transport.stream(http, timeouts: HTTPTimeouts(request: 10, idle: 10, connect: 10))
+        let response = try await client.transport.stream(
+            http, timeouts: HTTPTimeouts(request: 10, idle: 10, connect: 10))
         XCTAssertEqual(response.statusCode, 200)
         var arrivals: [TimeInterval] = []
         for try await _ in response.body { arrivals.append(Date().timeIntervalSince(start)) }
@@ -445,7 +446,8 @@ final class RuntimeIntegrationTests: XCTestCase {
         // The response (and its body stream) is released when this function returns.
         func readOneChunk() async throws -> Int {
             let response = try await client.transport.stream(
-                try client.makeHTTPRequest(request, options: RequestOptions()), timeouts: HTTPTimeouts(request: 10, idle: 10, connect: 10))
+                try client.makeHTTPRequest(request, options: RequestOptions()),
+                timeouts: HTTPTimeouts(request: 10, idle: 10, connect: 10))
             for try await chunk in response.body { return chunk.count }
             return 0
         }

@@ -13,7 +13,8 @@ import XCTest
 final class SecretRedactionTests: XCTestCase {
     static let headers = [
         "Authorization": "Bearer bearer-canary-0123", "api-key": "azure-canary-key", "X-Api-Key": "xkey-canary",
-        "Proxy-Authorization": "Basic proxy-canary", "Cookie": "session=cookie-canary", "Set-Cookie": "sid=setcookie-canary",
+        "Proxy-Authorization": "Basic proxy-canary", "Cookie": "session=cookie-canary",
+        "Set-Cookie": "sid=setcookie-canary",
         "X-Amz-Security-Token": "amz-canary-token", "X-Custom-Auth": "Bearer custom-canary-token",
         "X-Echo": "key sk-canary-echoed-in-a-custom-header", "Accept": "application/json",
     ]
@@ -49,7 +50,8 @@ final class SecretRedactionTests: XCTestCase {
         Self.assertNoSecret(configuration, "Azure Configuration")
 
         let url = URL(string: "https://user:pass-canary@api.example.com/v1/models?token=query-canary")!
-        Self.assertNoSecret(HTTPRequest(method: "POST", url: url, headers: Self.headers, body: .data(Data())), "HTTPRequest")
+        Self.assertNoSecret(
+            HTTPRequest(method: "POST", url: url, headers: Self.headers, body: .data(Data())), "HTTPRequest")
         Self.assertNoSecret(HTTPResponse(statusCode: 401, headers: Self.headers, body: Data()), "HTTPResponse")
         Self.assertNoSecret(
             HTTPStreamingResponse(statusCode: 200, headers: Self.headers, body: AsyncThrowingStream { $0.finish() }),
@@ -65,7 +67,8 @@ final class SecretRedactionTests: XCTestCase {
         let error = OpenAIError.fromResponse(
             HTTPResponse(
                 statusCode: 401, headers: Self.headers,
-                body: Data(#"{"error":{"message":"Incorrect API key provided: sk-canary-echoed. ek_canary_secret"}}"#.utf8)))
+                body: Data(
+                    #"{"error":{"message":"Incorrect API key provided: sk-canary-echoed. ek_canary_secret"}}"#.utf8)))
         Self.assertNoSecret(error, "OpenAIError")
         Self.assertNoSecret(try WebhookVerifier(secret: "whsec_Y2FuYXJ5LXdlYmhvb2s="), "WebhookVerifier")
         Self.assertNoSecret(try WebhookVerifier(secret: "plain-canary-secret"), "WebhookVerifier (raw secret)")
@@ -86,9 +89,12 @@ final class SecretRedactionTests: XCTestCase {
     func testTheRedactionListMasksSecretsInFreeText() {
         XCTAssertEqual(Redaction.text("Bearer sk-abc123"), "Bearer <redacted>")
         XCTAssertEqual(Redaction.text("key sk-proj-abc_DEF-123, next"), "key sk-<redacted>, next")
-        XCTAssertEqual(Redaction.text("[realtime, openai-insecure-api-key.ek_123]"), "[realtime, openai-insecure-api-key.<redacted>]")
+        XCTAssertEqual(
+            Redaction.text("[realtime, openai-insecure-api-key.ek_123]"),
+            "[realtime, openai-insecure-api-key.<redacted>]")
         XCTAssertEqual(Redaction.text("whsec_abc=="), "whsec_<redacted>")
-        XCTAssertEqual(Redaction.text("risk-free task-1 desk-2"), "risk-free task-1 desk-2", "not a key: no separator before")
+        XCTAssertEqual(
+            Redaction.text("risk-free task-1 desk-2"), "risk-free task-1 desk-2", "not a key: no separator before")
         XCTAssertEqual(
             Redaction.url(URL(string: "https://u:p@h.example/v1?api-key=x&model=m")!),
             "https://<redacted>@h.example/v1?api-key=<redacted>&model=m")

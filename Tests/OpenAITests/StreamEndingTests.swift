@@ -41,27 +41,39 @@ final class StreamEndingTests: XCTestCase {
                 chunk.choices.map { ($0.index, $0.finishReason != nil) }
             }
             if path.hasPrefix("chat-completions/") {
-                result.append(Recording(path: path, bytes: bytes, terminalEvents: [], tracksChoices: true,
-                    decode: events(CreateChatCompletionStreamResponse.self, .data, chat)))
+                result.append(
+                    Recording(
+                        path: path, bytes: bytes, terminalEvents: [], tracksChoices: true,
+                        decode: events(CreateChatCompletionStreamResponse.self, .data, chat)))
             } else if path.hasPrefix("completions/") {
-                result.append(Recording(path: path, bytes: bytes, terminalEvents: [], tracksChoices: true,
-                    decode: events(CreateCompletionResponse.self, .data, completions)))
+                result.append(
+                    Recording(
+                        path: path, bytes: bytes, terminalEvents: [], tracksChoices: true,
+                        decode: events(CreateCompletionResponse.self, .data, completions)))
             } else if path.hasPrefix("responses/") {
                 let terminal = try StreamingTestSupport.terminalEvents(operationID: "createResponse")
-                result.append(Recording(path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
-                    decode: events(ResponseStreamEvent.self, .data, .terminalEvents(terminal))))
+                result.append(
+                    Recording(
+                        path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
+                        decode: events(ResponseStreamEvent.self, .data, .terminalEvents(terminal))))
             } else if path.hasPrefix("assistants/") {
                 let terminal = try StreamingTestSupport.terminalEvents(operationID: "createRun")
-                result.append(Recording(path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
-                    decode: events(AssistantStreamEvent.self, .eventNameAndData, .terminalEvents(terminal))))
+                result.append(
+                    Recording(
+                        path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
+                        decode: events(AssistantStreamEvent.self, .eventNameAndData, .terminalEvents(terminal))))
             } else if path.hasPrefix("audio/"), path.contains("speech") {
                 let terminal = try StreamingTestSupport.terminalEvents(operationID: "createSpeech")
-                result.append(Recording(path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
-                    decode: events(CreateSpeechResponseStreamEvent.self, .data, .terminalEvents(terminal))))
+                result.append(
+                    Recording(
+                        path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
+                        decode: events(CreateSpeechResponseStreamEvent.self, .data, .terminalEvents(terminal))))
             } else if path.hasPrefix("audio/") {
                 let terminal = try StreamingTestSupport.terminalEvents(operationID: "createTranscription")
-                result.append(Recording(path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
-                    decode: events(CreateTranscriptionResponseStreamEvent.self, .data, .terminalEvents(terminal))))
+                result.append(
+                    Recording(
+                        path: path, bytes: bytes, terminalEvents: terminal, tracksChoices: false,
+                        decode: events(CreateTranscriptionResponseStreamEvent.self, .data, .terminalEvents(terminal))))
             }
         }
         return result
@@ -244,7 +256,8 @@ final class StreamEndingTests: XCTestCase {
         XCTAssertEqual(error?.kind, .truncatedEvent)
         // The raw body holds the unfinished event as it arrived: its unterminated `data:` line.
         XCTAssertEqual(
-            error?.rawBody.map { String(decoding: $0, as: UTF8.self) }, #"data: {"type":"response.output_text.done","seq"#)
+            error?.rawBody.map { String(decoding: $0, as: UTF8.self) },
+            #"data: {"type":"response.output_text.done","seq"#)
     }
 
     func testResponsesStreamWithoutEventLinesIsCompleteByItsJSONType() async throws {
@@ -304,7 +317,8 @@ final class StreamEndingTests: XCTestCase {
     // MARK: Bounded events
 
     func testAnEventLargerThanTheLimitThrowsInsteadOfBuffering() async throws {
-        let chunk = #"{"type":"response.output_text.delta","sequence_number":1,"item_id":"m","output_index":0,"content_index":0,"delta":""#
+        let chunk =
+            #"{"type":"response.output_text.delta","sequence_number":1,"item_id":"m","output_index":0,"content_index":0,"delta":""#
         let huge = "data: " + chunk + String(repeating: "a", count: 300_000) + "\"}\n\n"
         let client = try StreamingTestSupport.client(
             ScriptedStreamTransport(body: Data(huge.utf8), chunkSize: 16_384), maxStreamEventBytes: 100_000)
@@ -321,7 +335,8 @@ final class StreamEndingTests: XCTestCase {
         }
         XCTAssertEqual(dispatched?.kind, .eventTooLarge)
         // Per request, the limit can be raised.
-        let raised = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(huge.utf8)), maxStreamEventBytes: 100_000)
+        let raised = try StreamingTestSupport.client(
+            ScriptedStreamTransport(body: Data(huge.utf8)), maxStreamEventBytes: 100_000)
         var request = APIRequest(method: "POST", path: "/responses", operationID: "test")
         request.accept = "text/event-stream"
         let stream = raised.stream(
@@ -340,7 +355,8 @@ final class StreamEndingTests: XCTestCase {
         let chunks = SSETestSupport.parse(Array(body)).filter { !$0.data.hasPrefix("[DONE]") }.map(\.data)
         let inserted =
             "data: \(chunks[0])\n\n" + "data: keep-alive\n\n" + #"data: {"type":"ping"}"# + "\n\n" + "data: 42\n\n"
-            + "data: \(chunks[1])\n\n" + #"data: {"error":{"message":"Upstream timed out","type":"server_error","code":"timeout"}}"#
+            + "data: \(chunks[1])\n\n"
+            + #"data: {"error":{"message":"Upstream timed out","type":"server_error","code":"timeout"}}"#
             + "\n\n" + "data: \(chunks[2])\n\n"
         let client = try StreamingTestSupport.client(ScriptedStreamTransport(body: Data(inserted.utf8), chunkSize: 5))
         let skipped = Locked<[SkippedStreamEvent]>([])

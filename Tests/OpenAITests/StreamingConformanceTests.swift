@@ -138,7 +138,9 @@ final class StreamingConformanceTests: XCTestCase {
                     count = events.count
                     audit(events)
                     for case .unknown(let json) in events { unknown.append(Self.unknownName(json, key: "type")) }
-                    if !Self.isFragment(path) { try checkResponsesAccumulation(events, path: path, directory: directory) }
+                    if !Self.isFragment(path) {
+                        try checkResponsesAccumulation(events, path: path, directory: directory)
+                    }
                 case .assistants:
                     let events = try await StreamingTestSupport.decodeAll(
                         body, as: AssistantStreamEvent.self, framing: .eventNameAndData, chunkSize: 997,

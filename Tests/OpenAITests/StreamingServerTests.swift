@@ -146,7 +146,9 @@ final class StreamingServerTests: XCTestCase {
         let path = "chat-completions/stream/py-plain-text.sse"
         let frames = SSETestSupport.parse(Array(try Data(contentsOf: try SharedData.file("fixtures/" + path))))
         let tenFrames = frames.prefix(10).map { "data: \($0.data)\n\n" }.joined().utf8.count
-        let client = try makeClient(headers: ["x-testserver-fixture": path, "x-testserver-end-after-bytes": String(tenFrames)])
+        let client = try makeClient(headers: [
+            "x-testserver-fixture": path, "x-testserver-end-after-bytes": String(tenFrames),
+        ])
         let error = await StreamingTestSupport.thrownError {
             for try await _ in try self.chatStream(client) {}
         }

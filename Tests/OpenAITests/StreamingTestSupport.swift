@@ -77,7 +77,8 @@ enum StreamingTestSupport {
     /// A client on `transport` with a test key, no real sleeping between retries.
     static func client(
         _ transport: any HTTPTransport, baseURL: URL = URL(string: "http://127.0.0.1:9/v1")!, maxRetries: Int = 2,
-        decodingMode: DecodingMode = .lenient, maxStreamEventBytes: Int = OpenAIClient.Configuration.defaultMaxStreamEventBytes
+        decodingMode: DecodingMode = .lenient,
+        maxStreamEventBytes: Int = OpenAIClient.Configuration.defaultMaxStreamEventBytes
     ) throws -> OpenAIClient {
         try OpenAIClient(
             configuration: .init(

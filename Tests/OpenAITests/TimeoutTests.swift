@@ -97,7 +97,8 @@ final class TimeoutTests: XCTestCase {
             "x-testserver-fixture": "chat-completions/stream/py-finish-reason-length.sse",
             "x-testserver-chunk-delay-ms": "600",
         ]
-        let body: CreateChatCompletionRequest = try (["model": "gpt-4o", "messages": [["role": "user", "content": "x"]]]
+        let body: CreateChatCompletionRequest = try
+            (["model": "gpt-4o", "messages": [["role": "user", "content": "x"]]]
             as JSONValue).decode()
         let slow = try client(TestServer.scenario(), headers: headers, request: 1, idle: 2)
         let (error, elapsed) = await timed {

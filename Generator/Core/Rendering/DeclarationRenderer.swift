@@ -230,7 +230,8 @@ struct DeclarationRenderer {
         printer.line("/// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.")
         printer.line("///")
         printer.line("/// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``")
-        printer.line("///   naming the coding path of a required member that is missing or of a member that does not fit.")
+        printer.line(
+            "///   naming the coding path of a required member that is missing or of a member that does not fit.")
         printer.block("\(access) init(from decoder: any Decoder) throws") { body in
             guard !keyed.isEmpty || decl.additionalProperties != nil else { return }
             body.line("var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)")

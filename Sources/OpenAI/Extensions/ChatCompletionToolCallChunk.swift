@@ -188,7 +188,8 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
         case "custom"?:
             self = .custom(try Custom(from: decoder))
         case "function"?, nil:
-            self = hasCustom && !hasFunction ? .custom(try Custom(from: decoder)) : .function(try Function(from: decoder))
+            self =
+                hasCustom && !hasFunction ? .custom(try Custom(from: decoder)) : .function(try Function(from: decoder))
         default:
             if hasCustom {
                 self = .custom(try Custom(from: decoder))

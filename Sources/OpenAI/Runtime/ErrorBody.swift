@@ -94,8 +94,13 @@ struct ErrorBody: Equatable {
             var text = ""
             var inTag = false
             for character in body {
-                if character == "<" { inTag = true } else if character == ">" { inTag = false; text.append(" ") }
-                else if !inTag { text.append(character) }
+                if character == "<" {
+                    inTag = true
+                } else if character == ">" {
+                    inTag = false; text.append(" ")
+                } else if !inTag {
+                    text.append(character)
+                }
             }
             return trimmed(text)
         }

@@ -110,8 +110,12 @@ enum HMACSHA256 {
                 }
                 var (a, b, c, d, e, f, g, h) = state
                 for i in 0..<64 {
-                    let t1 = h &+ (HMACSHA256.rotr(e, 6) ^ HMACSHA256.rotr(e, 11) ^ HMACSHA256.rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ HMACSHA256.k[i] &+ w[i]
-                    let t2 = (HMACSHA256.rotr(a, 2) ^ HMACSHA256.rotr(a, 13) ^ HMACSHA256.rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                    let t1 =
+                        h &+ (HMACSHA256.rotr(e, 6) ^ HMACSHA256.rotr(e, 11) ^ HMACSHA256.rotr(e, 25))
+                        &+ ((e & f) ^ (~e & g)) &+ HMACSHA256.k[i] &+ w[i]
+                    let t2 =
+                        (HMACSHA256.rotr(a, 2) ^ HMACSHA256.rotr(a, 13) ^ HMACSHA256.rotr(a, 22))
+                        &+ ((a & b) ^ (a & c) ^ (b & c))
                     (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
                 }
                 state = (
@@ -122,5 +126,7 @@ enum HMACSHA256 {
         }
     }
 
-    fileprivate static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 { (value >> count) | (value << (32 - count)) }
+    fileprivate static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {
+        (value >> count) | (value << (32 - count))
+    }
 }

@@ -110,7 +110,8 @@ extension HTTPResponse: CustomStringConvertible, CustomDebugStringConvertible, C
     /// A mirror that shows the headers with credentials redacted and the body's size.
     public var customMirror: Mirror {
         Mirror(
-            self, children: ["statusCode": statusCode, "headers": HTTPHeaders.redacted(headers), "bodyBytes": body.count])
+            self,
+            children: ["statusCode": statusCode, "headers": HTTPHeaders.redacted(headers), "bodyBytes": body.count])
     }
 }
 

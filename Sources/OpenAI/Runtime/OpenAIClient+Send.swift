@@ -25,10 +25,28 @@ extension OpenAIClient {
                 decoder.userInfo[.openAIDecodingMode] = configuration.decodingMode
                 decoder.userInfo[.openAIDefaultedRequestMembers] = request.defaultedBodyMembers
             }
-            return try decoder.decode(Response.self, from: response.body)
+            do {
+                return try decoder.decode(Response.self, from: response.body)
+            } catch let error as DecodingError {
+                // A text reply where the spec documents JSON (a transcription with
+                // `response_format: text`, `srt` or `vtt` is `text/plain`): the text, as a JSON
+                // string, for types that take one (a union's string or `unknown` case).
+                guard let text = Self.textBody(response),
+                    let value = try? decoder.decode(Response.self, from: JSONEncoder().encode(text))
+                else { throw error }
+                return value
+            }
         } catch let error as DecodingError {
             throw OpenAIError.decoding(error, response: response)
         }
+    }
+
+    /// The body of a `text/*` reply as text, or `nil` for other media types.
+    static func textBody(_ response: HTTPResponse) -> String? {
+        guard let type = response.value(forHeader: "Content-Type")?.lowercased(), type.hasPrefix("text/") else {
+            return nil
+        }
+        return String(decoding: response.body, as: UTF8.self)
     }
 
     /// The decoder of JSON replies for `mode` (shared: creating one per reply costs measurable

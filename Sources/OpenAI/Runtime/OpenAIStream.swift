@@ -39,9 +39,10 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
     typealias Connect = @Sendable () async throws -> HTTPStreamingResponse
     /// Decodes one event, returning it with its JSON `type` when `wantsType` (the event has no
     /// `event:` name and the stream ends with a terminal event). Throws `DecodingError`.
-    typealias Decode = @Sendable (_ event: ServerSentEvent, _ decoder: JSONDecoder, _ wantsType: Bool) throws -> (
-        Event, String?
-    )
+    typealias Decode =
+        @Sendable (_ event: ServerSentEvent, _ decoder: JSONDecoder, _ wantsType: Bool) throws -> (
+            Event, String?
+        )
 
     /// What the iterator needs besides the connection.
     struct Rules: Sendable {

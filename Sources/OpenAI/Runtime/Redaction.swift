@@ -14,7 +14,9 @@ package enum Redaction {
     package static let placeholder = "<redacted>"
 
     /// Query item names (lowercased) whose values are credentials.
-    static let credentialQueryNames: Set<String> = ["api-key", "api_key", "key", "token", "access_token", "client_secret"]
+    static let credentialQueryNames: Set<String> = [
+        "api-key", "api_key", "key", "token", "access_token", "client_secret",
+    ]
 
     /// Prefixes of secrets that appear in free text, and the WebSocket subprotocol prefix.
     private static let secretPrefixes = ["sk-", "ek_", "sess-", "whsec_", "openai-insecure-api-key."]
@@ -43,10 +45,12 @@ package enum Redaction {
             result.insert(contentsOf: placeholder + "@", at: separator.upperBound)
         }
         if let items, !items.isEmpty {
-            result += "?" + items.map { item in
-                let value = credentialQueryNames.contains(item.name.lowercased()) ? placeholder : (item.value ?? "")
-                return item.value == nil ? item.name : "\(item.name)=\(value)"
-            }.joined(separator: "&")
+            result +=
+                "?"
+                + items.map { item in
+                    let value = credentialQueryNames.contains(item.name.lowercased()) ? placeholder : (item.value ?? "")
+                    return item.value == nil ? item.name : "\(item.name)=\(value)"
+                }.joined(separator: "&")
         }
         return text(result)
     }

@@ -76,7 +76,11 @@ extension RequestOptions: CustomStringConvertible, CustomReflectable {
     public var description: String {
         var parts: [String] = []
         if !headers.isEmpty { parts.append("headers: \(redactedHeaders)") }
-        if !query.isEmpty { parts.append("query: \(query.map { "\($0.name)=\(Redaction.credentialQueryNames.contains($0.name.lowercased()) ? Redaction.placeholder : ($0.value ?? ""))" })") }
+        if !query.isEmpty {
+            parts.append(
+                "query: \(query.map { "\($0.name)=\(Redaction.credentialQueryNames.contains($0.name.lowercased()) ? Redaction.placeholder : ($0.value ?? ""))" })"
+            )
+        }
         if !extraBody.isEmpty { parts.append("extraBody: \(extraBody.keys.sorted())") }
         if let requestTimeout { parts.append("requestTimeout: \(requestTimeout) s") }
         if let idleTimeout { parts.append("idleTimeout: \(idleTimeout) s") }

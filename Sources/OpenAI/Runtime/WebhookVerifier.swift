@@ -140,6 +140,8 @@ extension WebhookVerifier: CustomStringConvertible, CustomReflectable {
 
     /// A mirror without the secret.
     public var customMirror: Mirror {
-        Mirror(self, children: ["secret": Redaction.placeholder, "tolerance": tolerance, "maxPayloadBytes": maxPayloadBytes])
+        Mirror(
+            self,
+            children: ["secret": Redaction.placeholder, "tolerance": tolerance, "maxPayloadBytes": maxPayloadBytes])
     }
 }

@@ -101,6 +101,7 @@ private struct AbsentSingleValueContainer: SingleValueDecodingContainer {
 
     func decodeNil() -> Bool { true }
     func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        throw DecodingError.valueNotFound(type, DecodingError.Context(codingPath: codingPath, debugDescription: "Absent."))
+        throw DecodingError.valueNotFound(
+            type, DecodingError.Context(codingPath: codingPath, debugDescription: "Absent."))
     }
 }
