@@ -66,12 +66,20 @@ func responsesFrame(_ index: Int, _ random: inout SplitMix64) -> String {
         + "\"obfuscation\":\"\(random.token(Int(random.next() % 12) + 3))\"}\n\n"
 }
 
+/// The event that completes a Responses stream (real ones end with it, and the SDK reports a
+/// stream without it as cut off).
+let responsesCompleted =
+    "event: response.completed\ndata: {\"type\":\"response.completed\",\"sequence_number\":100000,\"response\":"
+    + "{\"id\":\"resp_1\",\"object\":\"response\",\"created_at\":1,\"status\":\"completed\",\"model\":\"gpt-4o\","
+    + "\"output\":[],\"parallel_tool_calls\":true,\"tool_choice\":\"auto\",\"tools\":[]}}\n\n"
+
+/// A stream of `events` frames, ending with `data: [DONE]` (`done`) or with `response.completed`.
 func makeStream(events: Int, frame: (Int, inout SplitMix64) -> String, done: Bool) -> [UInt8] {
     var random = SplitMix64(state: 42)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(events * 400)
     for index in 0..<events { bytes.append(contentsOf: frame(index, &random).utf8) }
-    if done { bytes.append(contentsOf: "data: [DONE]\n\n".utf8) }
+    bytes.append(contentsOf: (done ? "data: [DONE]\n\n" : responsesCompleted).utf8)
     return bytes
 }
 
@@ -386,7 +394,7 @@ default:
     let chat = makeStream(events: 100_000, frame: chatFrame, done: true)
     let responses = makeStream(events: 100_000, frame: responsesFrame, done: false)
     var headline: [Double] = []
-    for (name, bytes, expected) in [("chat", chat, 100_001), ("responses", responses, 100_000)] {
+    for (name, bytes, expected) in [("chat", chat, 100_001), ("responses", responses, 100_001)] {
         for chunkSize in [1_024, 16_384, 65_536] {
             let result = benchFraming(
                 name: name, bytes: bytes, expectedEvents: expected, chunkSize: chunkSize, reuseArray: true, runs: runs)
