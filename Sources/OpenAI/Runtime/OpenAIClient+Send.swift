@@ -22,7 +22,9 @@ extension OpenAIClient {
                 decoder = Self.decoder(configuration.decodingMode)
             } else {
                 decoder = JSONDecoder()
-                decoder.userInfo[.openAIDecodingMode] = configuration.decodingMode
+                if configuration.decodingMode == .strict {
+                    decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
+                }
                 decoder.userInfo[.openAIDefaultedRequestMembers] = request.defaultedBodyMembers
             }
             do {

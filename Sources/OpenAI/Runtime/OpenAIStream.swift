@@ -124,12 +124,20 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
 
         private let stream: OpenAIStream
         private let decoder: JSONDecoder
+        /// Whether `Event` is a struct that records deviations (a union's cases record their own):
+        /// decided once, not by a cast per event.
+        private let reportsDeviations: Bool
         private var state = State.idle
 
         fileprivate init(stream: OpenAIStream) {
             self.stream = stream
             decoder = JSONDecoder()
-            decoder.userInfo[.openAIDecodingMode] = stream.rules.decodingMode
+            reportsDeviations = Event.self is any SpecDeviationReporting.Type
+            if stream.rules.decodingMode == .strict {
+                // Lenient is the default without the key; an empty `userInfo` costs nothing per
+                // object.
+                decoder.userInfo[.openAIDecodingMode] = DecodingMode.strict
+            }
         }
 
         /// Returns the next event, connecting first if needed.
@@ -223,7 +231,9 @@ public struct OpenAIStream<Event: Sendable>: AsyncSequence, Sendable {
                 skip(SkippedStreamEvent(event: event, reason: isJSON ? .notAnEvent : .notJSON))
                 return .skip
             }
-            if let reporting = element as? any SpecDeviationReporting, reporting.specDeviations.sharesNoMember {
+            if reportsDeviations, let reporting = element as? any SpecDeviationReporting,
+                reporting.specDeviations.sharesNoMember
+            {
                 skip(SkippedStreamEvent(event: event, reason: .notAnEvent))
                 return .skip
             }

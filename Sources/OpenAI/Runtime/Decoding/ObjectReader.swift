@@ -35,7 +35,9 @@ struct ObjectReader<Key: CodingKey> {
             placeholderDepth = absent.depth
         } else {
             self.decoder = decoder
-            strict = (decoder.userInfo[.openAIDecodingMode] as? DecodingMode) == .strict
+            // Lenient decoders (the default) leave `userInfo` empty: no lookup per object.
+            let userInfo = decoder.userInfo
+            strict = !userInfo.isEmpty && (userInfo[.openAIDecodingMode] as? DecodingMode) == .strict
             placeholderDepth = 0
         }
         container = try self.decoder.container(keyedBy: Key.self)
