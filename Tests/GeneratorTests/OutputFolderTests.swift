@@ -98,4 +98,33 @@ final class OutputFolderTests: XCTestCase {
         try OutputWriter.write(generated(["A.swift", "B.swift"]), to: out, force: true)
         XCTAssertEqual(read("B.swift", in: out), "\(OutputWriter.headerPrefix) test.\n// B.swift v1\n")
     }
+
+    func testAHandWrittenManifestDoesNotMakeTheFolderTheGenerators() throws {
+        let out = try folder()
+        try put("// The app's manifest of screens.\n", OutputWriter.manifestName, in: out)
+        try put("let screens = 3\n", "Screens.swift", in: out)
+        XCTAssertFalse(OutputWriter.ownedFiles(in: out).contains(OutputWriter.manifestName))
+        XCTAssertThrowsError(try OutputWriter.write(generated(["A.swift"]), to: out)) { error in
+            XCTAssertTrue("\(error)".contains("was not written by openai-generator"), "\(error)")
+        }
+        XCTAssertEqual(read(OutputWriter.manifestName, in: out), "// The app's manifest of screens.\n")
+        XCTAssertEqual(OutputWriter.existingFiles(in: out), [OutputWriter.manifestName, "Screens.swift"])
+    }
+
+    func testAGeneratedFolderThatIsASymbolicLinkIsRefusedEvenWhenForced() throws {
+        let out = try folder()
+        let elsewhere = try folder()
+        try put("keep me\n", "B.swift", in: elsewhere)
+        try OutputWriter.write(generated(["A.swift"]), to: out)
+        try manager.createSymbolicLink(at: out.appendingPathComponent("Types"), withDestinationURL: elsewhere)
+        for force in [false, true] {
+            XCTAssertThrowsError(
+                try OutputWriter.write(generated(["A.swift", "Types/B.swift"]), to: out, force: force)
+            ) { error in
+                XCTAssertTrue("\(error)".contains("symbolic links here (Types)"), "\(error)")
+            }
+        }
+        XCTAssertEqual(read("B.swift", in: elsewhere), "keep me\n")
+        XCTAssertEqual(OutputWriter.existingFiles(in: elsewhere), ["B.swift"])
+    }
 }

@@ -100,6 +100,11 @@ final class ErrorEnvelopeTests: XCTestCase {
         XCTAssertEqual(gateway.rawBody.map { String(decoding: $0, as: UTF8.self) }, nginx)
         let untitled = try await error(500, "<html><body><h1>Error</h1><p>The server  is\n busy.</p></body></html>")
         XCTAssertEqual(untitled.message, "Error The server is busy.")
+        // Text whose lowercase form is longer (İ becomes i + U+0307) before the title: read from
+        // the page itself, not from its lowercased copy.
+        let turkish = "<html><p>" + String(repeating: "İ", count: 1000) + "</p><TITLE>Hata 502</Title></html>"
+        XCTAssertEqual(ErrorBody.textMessage(turkish), "Hata 502")
+        XCTAssertEqual(ErrorBody.textMessage("<html>İİ<title>x</title></html>"), "x")
         let empty = try await error(503, "")
         XCTAssertEqual(empty.message, "HTTP 503")
         let huge = try await error(500, String(repeating: "x", count: 100_000), contentType: "text/plain")

@@ -146,6 +146,12 @@ final class RedirectTests: XCTestCase {
         var put = request
         put.httpMethod = "PUT"
         XCTAssertNil(RedirectPolicy.follow(from: original, to: put, hasBody: true))
+        // A body-less DELETE keeps its method on a 307: not to another origin, as is to the same one.
+        var delete = request
+        delete.httpMethod = "DELETE"
+        XCTAssertNil(RedirectPolicy.follow(from: original, to: delete, hasBody: false))
+        XCTAssertNotNil(
+            RedirectPolicy.follow(from: URL(string: "https://elsewhere.example/v0")!, to: delete, hasBody: false))
         // The client sends it again only to the same origin.
         let reply = HTTPResponse(statusCode: 307, headers: ["location": "/v2/models"])
         XCTAssertEqual(

@@ -195,6 +195,28 @@ final class RuntimeClientTests: XCTestCase {
         XCTAssertEqual(transport.requests.count, 4, "a replayable body is sent 1 + 2 times")
     }
 
+    func testASameOrigin307OfAOneShotBodyIsThrownNotSentAgain() async throws {
+        let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 307, headers: ["Location": "/v1/uploads"])
+        }
+        let client = try OpenAIClient(
+            configuration: .init(apiKey: "sk-1", maxRetries: 0), transport: transport, sleeper: RecordingSleeper(),
+            jitter: { 0 })
+        var request = APIRequest(method: "POST", path: "/files", operationID: "createFile")
+        request.setStreamBody(.oneShot(length: 3, InputStream(data: Data("abc".utf8))), contentType: "text/plain")
+        let error = await XCTAssertThrowsOpenAIError {
+            _ = try await client.sendRaw(request, options: RequestOptions())
+        }
+        XCTAssertEqual(error?.statusCode, 307)
+        XCTAssertEqual(transport.requests.count, 1)
+        var replayable = APIRequest(method: "POST", path: "/files", operationID: "createFile")
+        replayable.setStreamBody(
+            .replayable(length: 3) { InputStream(data: Data("abc".utf8)) }, contentType: "text/plain")
+        _ = try? await client.sendRaw(replayable, options: RequestOptions())
+        XCTAssertEqual(
+            transport.requests.count, 1 + 1 + RedirectPolicy.maxBodyRedirects, "followed 5 times, then thrown")
+        XCTAssertEqual(transport.requests.last?.url.path, "/v1/uploads")
+    }
+
     func testPerRequestMaxRetriesOverridesTheClient() async throws {
         let transport = ScriptedTransport { _, _ in HTTPResponse(statusCode: 429) }
         let client = try OpenAIClient(

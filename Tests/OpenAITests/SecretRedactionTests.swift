@@ -88,6 +88,11 @@ final class SecretRedactionTests: XCTestCase {
 
     func testTheRedactionListMasksSecretsInFreeText() {
         XCTAssertEqual(Redaction.text("Bearer sk-abc123"), "Bearer <redacted>")
+        XCTAssertEqual(Redaction.text("Bearer  two-spaces"), "Bearer  <redacted>")
+        XCTAssertEqual(Redaction.text("auth: bearer\ttabbed, ok"), "auth: bearer\t<redacted>, ok")
+        XCTAssertEqual(Redaction.text("Bearers are fine"), "Bearers are fine")
+        let long = String(repeating: "a message of an error, ", count: 3_000) + "Bearer tail-token"
+        XCTAssertEqual(Redaction.text(long), String(long.dropLast("tail-token".count)) + "<redacted>")
         XCTAssertEqual(Redaction.text("key sk-proj-abc_DEF-123, next"), "key sk-<redacted>, next")
         XCTAssertEqual(
             Redaction.text("[realtime, openai-insecure-api-key.ek_123]"),

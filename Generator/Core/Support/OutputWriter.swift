@@ -29,9 +29,16 @@ public enum OutputWriter {
         public var foreignFiles: [String]
         /// Whether a generated file would replace one of them.
         public var wouldReplace: Bool
+        /// Whether they are symbolic links where the generator writes a folder: writing through
+        /// one would put files outside the output folder. `--force` does not override this.
+        public var throughSymbolicLink = false
 
         public var description: String {
             let listed = foreignFiles.prefix(5).joined(separator: ", ") + (foreignFiles.count > 5 ? ", …" : "")
+            if throughSymbolicLink {
+                return
+                    "\(folder): generated files go into folders that are symbolic links here (\(listed)); writing through them would leave the output folder. Replace them with real folders."
+            }
             if wouldReplace {
                 return
                     "\(folder): generating would replace files the generator did not write (\(listed)); move them away or pass --force."
@@ -108,8 +115,7 @@ public enum OutputWriter {
     /// with ``headerPrefix``.
     public static func ownedFiles(in folder: URL) -> Set<String> {
         var owned = Set(manifestEntries(in: folder))
-        let manifest = folder.appendingPathComponent(manifestName)
-        if FileManager.default.fileExists(atPath: manifest.path) { owned.insert(manifestName) }
+        // A `Manifest.swift` is the generator's only when it starts with the header.
         for path in existingFiles(in: folder) where !owned.contains(path) {
             if startsWithHeader(folder.appendingPathComponent(path)) { owned.insert(path) }
         }
@@ -123,6 +129,24 @@ public enum OutputWriter {
         return text.split(separator: "\n").compactMap { line in
             line.hasPrefix("// file: ") ? String(line.dropFirst("// file: ".count)) : nil
         }
+    }
+
+    /// The folders below `folder` on the way to `paths` that are symbolic links (relative paths,
+    /// sorted).
+    static func symbolicLinkFolders(for paths: Set<String>, in folder: URL) -> [String] {
+        var folders = Set<String>()
+        for path in paths {
+            let components = path.split(separator: "/").dropLast()
+            for count in components.indices.map({ $0 + 1 }) {
+                folders.insert(components.prefix(count).joined(separator: "/"))
+            }
+        }
+        return folders.filter { relative in
+            let type =
+                try? FileManager.default.attributesOfItem(
+                    atPath: folder.appendingPathComponent(relative).path)[.type] as? FileAttributeType
+            return type == .typeSymbolicLink
+        }.sorted()
     }
 
     private static func startsWithHeader(_ url: URL) -> Bool {
@@ -150,11 +174,16 @@ public enum OutputWriter {
         let existing = existingFiles(in: folder)
         let owned = ownedFiles(in: folder)
         let foreign = existing.filter { !owned.contains($0) }
-        let hasManifest = manager.fileExists(atPath: folder.appendingPathComponent(manifestName).path)
+        let hasManifest = owned.contains(manifestName)
         if !force && !hasManifest && !foreign.isEmpty {
             throw OwnershipError(folder: folder.path, foreignFiles: foreign, wouldReplace: false)
         }
         let generated = Set(files.map(\.path))
+        let links = symbolicLinkFolders(for: generated, in: folder)
+        if !links.isEmpty {
+            throw OwnershipError(
+                folder: folder.path, foreignFiles: links, wouldReplace: false, throughSymbolicLink: true)
+        }
         let replaced = foreign.filter { generated.contains($0) }
         if !force && !replaced.isEmpty {
             throw OwnershipError(folder: folder.path, foreignFiles: replaced, wouldReplace: true)

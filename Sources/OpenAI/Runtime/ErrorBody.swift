@@ -85,8 +85,11 @@ struct ErrorBody: Equatable {
     static func textMessage(_ body: String) -> String? {
         let lowered = body.lowercased()
         if lowered.contains("<html") || lowered.contains("<title") || lowered.contains("<body") {
-            if let start = lowered.range(of: "<title"), let open = lowered[start.upperBound...].firstIndex(of: ">"),
-                let end = lowered[open...].range(of: "</title>")
+            // Searched in `body` itself: lowercasing can change the length of text before the title
+            // (`İ`), so indices of `lowered` are not indices of `body`.
+            if let start = body.range(of: "<title", options: .caseInsensitive),
+                let open = body[start.upperBound...].firstIndex(of: ">"),
+                let end = body[open...].range(of: "</title>", options: .caseInsensitive)
             {
                 let title = body[body.index(after: open)..<end.lowerBound]
                 if let text = trimmed(String(title)) { return text }

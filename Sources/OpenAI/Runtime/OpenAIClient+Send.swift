@@ -164,7 +164,7 @@ extension OpenAIClient {
                     recorder?.record(head)
                     return (value, head)
                 case .failure(let response):
-                    if redirects < RedirectPolicy.maxBodyRedirects,
+                    if redirects < RedirectPolicy.maxBodyRedirects, httpRequest.body?.isReplayable ?? true,
                         let target = RedirectPolicy.sameOriginLocation(of: response, for: httpRequest.url)
                     {
                         // A 307/308 to the same origin: the same request, body included, again.

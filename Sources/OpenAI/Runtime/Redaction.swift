@@ -60,7 +60,7 @@ package enum Redaction {
         subprotocols.map(text)
     }
 
-    /// `value` with every secret token masked: `Bearer <token>`, `sk-…`, `ek_…`, `sess-…`,
+    /// `value` with every secret token masked, in time linear in its length: `Bearer <token>`, `sk-…`, `ek_…`, `sess-…`,
     /// `whsec_…` and `openai-insecure-api-key.…` keep their prefix; the rest of the token (up to
     /// the next space, quote, comma or semicolon) becomes `<redacted>`.
     package static func text(_ value: String) -> String {
@@ -71,9 +71,14 @@ package enum Redaction {
             if let prefix = secretPrefixes.first(where: { rest.hasPrefix($0) }), isTokenStart(result) {
                 result += prefix + placeholder
                 rest = rest.dropFirst(prefix.count).drop { !isTokenEnd($0) }
-            } else if rest.lowercased().hasPrefix("bearer "), isTokenStart(result) {
-                result += rest.prefix(7) + placeholder
-                rest = rest.dropFirst(7).drop { !isTokenEnd($0) }
+            } else if rest.prefix(6).lowercased() == "bearer",
+                rest.dropFirst(6).first.map({ $0 == " " || $0 == "\t" }) == true,
+                isTokenStart(result)
+            {
+                // `Bearer`, the whitespace after it (any amount), then the token.
+                let spaced = rest.dropFirst(6).prefix { $0 == " " || $0 == "\t" }
+                result += rest.prefix(6) + spaced + placeholder
+                rest = rest.dropFirst(6 + spaced.count).drop { !isTokenEnd($0) }
             } else {
                 result.append(rest.removeFirst())
             }

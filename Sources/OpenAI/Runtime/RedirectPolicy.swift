@@ -10,8 +10,10 @@ import Foundation
 /// - A redirect that keeps a request body (307 or 308, or 301/302 of a method other than `POST`)
 ///   is not followed by URLSession, which would drop the body (FoundationNetworking) or re-send it
 ///   anywhere: the 3xx reply comes back to the client, which sends the request again, body and
-///   all, when `Location` has the same origin (``OpenAIClient``, up to 5 hops), and throws
-///   ``OpenAIError`` with the status and `Location` when it has another.
+///   all, when `Location` has the same origin and the body can be sent again (``OpenAIClient``, up
+///   to 5 hops), and throws ``OpenAIError`` with the status and `Location` otherwise.
+/// - A redirect to another origin that keeps a method other than `GET` or `HEAD` (a 307 of a
+///   body-less `DELETE`) is not followed either: the 3xx is thrown.
 /// - A redirect without a body (a `GET` or `HEAD`: 301/302 after a `POST`, 303, or any redirect
 ///   of a `GET`) to the same origin (scheme, host and port, RFC 6454) is followed as URLSession
 ///   builds it; to another origin it is followed without the credential headers of
@@ -20,7 +22,7 @@ import Foundation
 /// - Once a chain has left the original origin, the headers stay stripped even when it comes
 ///   back.
 enum RedirectPolicy {
-    /// The most same-origin 307/308 redirects the client follows for one attempt.
+    /// The most same-origin 307/308 redirects the client follows for one call (retries included).
     static let maxBodyRedirects = 5
 
     /// The request to follow the redirect with, or `nil` to stop and return the 3xx reply.
@@ -35,6 +37,8 @@ enum RedirectPolicy {
         let keepsBody = hasBody && method != "GET" && method != "HEAD"
         if keepsBody || redirect.httpBody != nil || redirect.httpBodyStream != nil { return nil }
         if sameOrigin(original, target) { return redirect }
+        // Another origin gets a GET or HEAD only (a body-less DELETE or POST is not re-sent there).
+        guard method == "GET" || method == "HEAD" else { return nil }
         var stripped = redirect
         for name in redirect.allHTTPHeaderFields?.keys ?? [:].keys
         where HTTPHeaders.crossOriginStripped.contains(name.lowercased()) {
