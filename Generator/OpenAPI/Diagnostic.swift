@@ -52,8 +52,3 @@ public struct OpenAPIError: Error, Sendable, CustomStringConvertible {
         "\(location.file):\(location.mark.line):\(location.mark.column): error: \(message) (at \(location.pointer))"
     }
 }
-
-/// Escapes one reference token of a JSON pointer (RFC 6901 section 3).
-public func escapePointerToken(_ token: String) -> String {
-    token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-}

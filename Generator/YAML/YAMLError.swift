@@ -30,3 +30,17 @@ public struct YAMLError: Error, Sendable, CustomStringConvertible {
     /// The error as `<file>:<line>:<column>: <message>`, the format compilers use.
     public var description: String { "\(file):\(mark.line):\(mark.column): \(message)" }
 }
+
+/// Escapes one reference token of a JSON pointer (RFC 6901 section 3): `~` as `~0`, `/` as `~1`.
+public func escapePointerToken(_ token: String) -> String {
+    guard token.contains(where: { $0 == "~" || $0 == "/" }) else { return token }
+    var result = ""
+    for character in token {
+        switch character {
+        case "~": result += "~0"
+        case "/": result += "~1"
+        default: result.append(character)
+        }
+    }
+    return result
+}

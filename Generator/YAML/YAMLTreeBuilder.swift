@@ -385,14 +385,7 @@ struct YAMLTreeBuilder {
             } else {
                 token = String(frame.items.count)
             }
-            pointer += "/"
-            for character in token {
-                switch character {
-                case "~": pointer += "~0"
-                case "/": pointer += "~1"
-                default: pointer.append(character)
-                }
-            }
+            pointer += "/" + escapePointerToken(token)
         }
         return pointer
     }

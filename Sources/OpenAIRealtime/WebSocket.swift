@@ -1,4 +1,5 @@
 import Foundation
+import OpenAI
 
 /// A client WebSocket connection (RFC 6455) that works on Linux and on Apple platforms.
 ///
@@ -193,13 +194,8 @@ public final class WebSocket: Sendable {
 }
 
 extension WebSocket: CustomStringConvertible, CustomReflectable {
-    /// The negotiated subprotocol, the secret of an `openai-insecure-api-key.` one redacted (this
-    /// transport layer does not import the SDK's `Redaction`, so it applies the one rule it needs).
-    private var printableSubprotocol: String {
-        guard let subprotocol else { return "none" }
-        let prefix = "openai-insecure-api-key."
-        return subprotocol.hasPrefix(prefix) ? prefix + "<redacted>" : subprotocol
-    }
+    /// The negotiated subprotocol, the secret of an `openai-insecure-api-key.` one redacted.
+    private var printableSubprotocol: String { subprotocol.map(Redaction.text) ?? "none" }
 
     /// The negotiated subprotocol, any secret in it redacted.
     public var description: String { "WebSocket(subprotocol: \(printableSubprotocol))" }

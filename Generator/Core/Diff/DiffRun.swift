@@ -1,4 +1,5 @@
 import OpenAPI
+import YAML
 
 /// One comparison of two translated specs; collects ``DiffFinding``s.
 struct DiffRun {

@@ -183,6 +183,14 @@ public struct TopLevelDeclaration: Hashable, Sendable {
         for top in declarations { index(top.declaration, prefix: top.resourceType) }
         return result
     }
+
+    /// Every struct, nested ones included, by its full Swift path.
+    static func structsByPath(_ declarations: [TopLevelDeclaration]) -> [String: StructDecl] {
+        indexByPath(declarations).compactMapValues { declaration in
+            if case .structure(let decl) = declaration { return decl }
+            return nil
+        }
+    }
 }
 
 public struct OperationParameter: Hashable, Sendable {

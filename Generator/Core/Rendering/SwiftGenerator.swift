@@ -52,13 +52,7 @@ public enum SwiftGenerator {
         try Self.rejectReferenceCycles(model, document: document)
         // The spec's hash lives in the manifest alone, so a new spec changes only the files whose
         // contents change.
-        let header = [
-            "\(OutputWriter.headerPrefix) \(version) from the OpenAI OpenAPI spec.",
-            "// DO NOT EDIT: regenerate with Scripts/regenerate.sh.",
-            "",
-            "import Foundation",
-            "",
-        ].joined(separator: "\n")
+        let header = (headerLines + ["", "import Foundation", ""]).joined(separator: "\n")
         var files: [GeneratedFile] = []
         let renderer = DeclarationRenderer(access: configuration.access)
 
@@ -178,7 +172,6 @@ public enum SwiftGenerator {
         }
         files.append(GeneratedFile(path: "OperationResponseTypes.swift", contents: header + "\n" + table.text))
 
-        files.sort { $0.path < $1.path }
         files.append(manifest(files, sha256: sha256))
         files.sort { $0.path < $1.path }
         // Operations that stream in reality but got no streaming variant.
@@ -195,30 +188,32 @@ public enum SwiftGenerator {
     /// - Throws: ``OpenAPIError`` at the first component of the cycle.
     static func rejectReferenceCycles(_ model: APIModel, document: OpenAPIDocument) throws {
         guard let (top, chain) = AliasCycles.pureCycle(model.declarations) else { return }
-        let location =
-            top.schemaName.flatMap { document.schema(named: $0)?.location }
-            ?? SourceLocation(file: document.file, mark: .init(line: 1, column: 1), pointer: "#")
         throw OpenAPIError(
             message:
                 "the schemas \(chain.joined(separator: " → ")) refer to each other through $ref and nothing else, so they describe no value",
-            location: location)
+            location: AliasCycles.location(of: top, in: document))
     }
 
     /// The folder's manifest: the spec's sha256 and every file the generator owns there
     /// (``OutputWriter``), as a Swift file of comments.
     static func manifest(_ files: [GeneratedFile], sha256: String) -> GeneratedFile {
-        var lines = [
-            "\(OutputWriter.headerPrefix) \(version) from the OpenAI OpenAPI spec.",
-            "// DO NOT EDIT: regenerate with Scripts/regenerate.sh.",
-            "//",
-            "// The manifest of this folder: the spec it was generated from and every file the generator owns here.",
-            "// `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.",
-            "//",
-            "// spec-sha256: \(sha256)",
-        ]
-        lines += files.map { "// file: \($0.path)" }
+        var lines =
+            headerLines + [
+                "//",
+                "// The manifest of this folder: the spec it was generated from and every file the generator owns here.",
+                "// `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.",
+                "//",
+                "// spec-sha256: \(sha256)",
+            ]
+        lines += files.map(\.path).sorted().map { "// file: \($0)" }
         return GeneratedFile(path: OutputWriter.manifestName, contents: lines.joined(separator: "\n") + "\n")
     }
+
+    /// The first lines of every generated file, the manifest included (``OutputWriter/headerPrefix``).
+    static let headerLines = [
+        "\(OutputWriter.headerPrefix) \(version) from the OpenAI OpenAPI spec.",
+        "// DO NOT EDIT: regenerate with Scripts/regenerate.sh.",
+    ]
 
     static func countTypes(_ declaration: Declaration) -> Int {
         switch declaration {

@@ -47,20 +47,23 @@ enum AliasCycles {
             guard reaches(alias.name, from: alias.target, throughCollection: false, visited: &visited) else {
                 return top
             }
-            let location =
-                top.schemaName.flatMap { document.schema(named: $0)?.location }
-                ?? SourceLocation(file: document.file, mark: .init(line: 1, column: 1), pointer: "#")
             diagnostics.append(
                 Diagnostic(
                     kind: "recursive-alias",
                     message:
                         "\(alias.name) holds itself through arrays or dictionaries only, which a Swift type alias cannot; decoded as JSONValue",
-                    location: location))
+                    location: location(of: top, in: document)))
             alias.target = .json
             var copy = top
             copy.declaration = .alias(alias)
             return copy
         }
+    }
+
+    /// Where the alias's schema is in the spec (the document's start for one without a schema).
+    static func location(of top: TopLevelDeclaration, in document: OpenAPIDocument) -> SourceLocation {
+        top.schemaName.flatMap { document.schema(named: $0)?.location }
+            ?? SourceLocation(file: document.file, mark: .init(line: 1, column: 1), pointer: "#")
     }
 
     private static func aliasTargets(_ declarations: [TopLevelDeclaration]) -> [String: TypeRef] {

@@ -1,5 +1,4 @@
 import OpenAPI
-import YAML
 
 /// Resolves `Spec/overrides.json` `body-defaults` against each operation's JSON body type: the
 /// Swift property of every member, which must be optional (the SDK sets it only when the caller
@@ -10,19 +9,12 @@ enum BodyDefaults {
         diagnostics: inout [Diagnostic]
     ) -> [OperationDecl] {
         guard !defaults.isEmpty else { return operations }
-        var structs: [String: StructDecl] = [:]
-        for (path, declaration) in TopLevelDeclaration.indexByPath(declarations) {
-            if case .structure(let decl) = declaration { structs[path] = decl }
-        }
+        let structs = TopLevelDeclaration.structsByPath(declarations)
         return operations.map { operation in
             guard let members = defaults[operation.operationID] else { return operation }
             func warn(_ message: String) {
                 diagnostics.append(
-                    Diagnostic(
-                        kind: "body-default", message: "\(operation.operationID): \(message)",
-                        location: SourceLocation(
-                            file: "Spec/overrides.json", mark: Mark(line: 1, column: 1),
-                            pointer: "#/body-defaults/\(operation.operationID)")))
+                    .overlay("body-default", section: "body-defaults", operationID: operation.operationID, message))
             }
             let body = operation.bodies.lazy.compactMap { kind -> StructDecl? in
                 if case .json(.named(let name)) = kind { return structs[name] }

@@ -26,12 +26,12 @@ public struct Overrides: Sendable {
         streamEndings: [String: StreamEndingOverride] = [:], binaryResponses: [String: [String]] = [:],
         bodyDefaults: [String: [String: String]] = [:]
     ) {
-        self.bodyDefaults = bodyDefaults
         self.operations = operations
         self.schemas = schemas
         self.streaming = streaming
         self.streamEndings = streamEndings
         self.binaryResponses = binaryResponses
+        self.bodyDefaults = bodyDefaults
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import OpenAPI
+import YAML
 
 extension Overrides {
     /// A problem in `Spec/overrides.json`.
@@ -79,5 +81,16 @@ extension Overrides {
             }
         }
         return overrides
+    }
+}
+
+extension Diagnostic {
+    /// A problem with an operation's entry in a section of `Spec/overrides.json`, located at
+    /// `#/<section>/<operationId>` of that file.
+    static func overlay(_ kind: String, section: String, operationID: String, _ message: String) -> Diagnostic {
+        Diagnostic(
+            kind: kind, message: "\(operationID): \(message)",
+            location: SourceLocation(
+                file: "Spec/overrides.json", mark: Mark(line: 1, column: 1), pointer: "#/\(section)/\(operationID)"))
     }
 }

@@ -470,7 +470,6 @@ struct SchemaTranslator {
         var properties: [Property] = []
         var usedNames: Set<String> = ["additionalProperties", "specDeviations"]
         for (wireName, propertySchema) in flattened.properties where !Self.isSDKOnly(propertySchema) {
-            let isSecret = secretPointers.contains(propertySchema.location.pointer)
             let resolved = resolve(propertySchema, suggestedName: wireName, scope: inner, multipart: multipart)
             var swiftName = Naming.memberName(wireName)
             var counter = 2
@@ -483,14 +482,13 @@ struct SchemaTranslator {
                 Property(
                     name: swiftName, wireName: wireName, type: resolved.type, required: requiredSet.contains(wireName),
                     nullable: resolved.nullable || isNullable(propertySchema), constant: resolved.constant,
-                    boxed: false,
+                    boxed: false, isSecret: secretPointers.contains(propertySchema.location.pointer),
                     documentation: Documentation(
                         summary: Self.withUnits(
                             propertySchema.description ?? target(propertySchema)?.description,
                             format: propertySchema.format ?? target(propertySchema)?.format),
                         remark: propertySchema.location.pointer,
                         deprecated: propertySchema.deprecated)))
-            properties[properties.count - 1].isSecret = isSecret
         }
         var additional: TypeRef?
         switch flattened.additional {

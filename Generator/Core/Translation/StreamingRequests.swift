@@ -1,5 +1,4 @@
 import OpenAPI
-import YAML
 
 /// Decides how each streaming method asks for a stream: `stream: true` in the body,
 /// `stream_format: "sse"` (speech), or `stream=true` in the query (retrieving a response).
@@ -8,11 +7,14 @@ enum StreamingRequests {
         _ operations: [OperationDecl], declarations: [TopLevelDeclaration], endings: [String: StreamEndingOverride],
         diagnostics: inout [Diagnostic]
     ) -> [OperationDecl] {
-        var structs: [String: StructDecl] = [:]
-        var unions: [String: UnionDecl] = [:]
-        for (path, declaration) in TopLevelDeclaration.indexByPath(declarations) {
-            if case .structure(let decl) = declaration { structs[path] = decl }
-            if case .union(let decl) = declaration { unions[path] = decl }
+        let index = TopLevelDeclaration.indexByPath(declarations)
+        let structs = index.compactMapValues { declaration -> StructDecl? in
+            if case .structure(let decl) = declaration { return decl }
+            return nil
+        }
+        let unions = index.compactMapValues { declaration -> UnionDecl? in
+            if case .union(let decl) = declaration { return decl }
+            return nil
         }
         return operations.map { operation in
             guard var streaming = operation.streaming else { return operation }
@@ -54,11 +56,7 @@ enum StreamingRequests {
     ) -> StreamEndingRule {
         func warn(_ message: String) {
             diagnostics.append(
-                Diagnostic(
-                    kind: "stream-ending", message: "\(operation.operationID): \(message)",
-                    location: SourceLocation(
-                        file: "Spec/overrides.json", mark: Mark(line: 1, column: 1),
-                        pointer: "#/stream-endings/\(operation.operationID)")))
+                .overlay("stream-ending", section: "stream-endings", operationID: operation.operationID, message))
         }
         guard let declared else {
             warn("no entry in stream-endings; a stream cut off between events cannot be told from a complete one")

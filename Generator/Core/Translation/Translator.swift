@@ -172,17 +172,17 @@ public struct Translator {
             }
         }
 
-        var streamDiagnostics: [Diagnostic] = []
+        var modelDiagnostics: [Diagnostic] = []
         declarations = AliasCycles.breakCollectionCycles(
-            declarations, document: document, diagnostics: &streamDiagnostics)
+            declarations, document: document, diagnostics: &modelDiagnostics)
         declarations = PaginationDetector.annotate(RecursionBreaker.breakCycles(declarations))
         operations = StreamingRequests.annotate(
-            operations, declarations: declarations, endings: overrides.streamEndings, diagnostics: &streamDiagnostics)
+            operations, declarations: declarations, endings: overrides.streamEndings, diagnostics: &modelDiagnostics)
         operations = BodyDefaults.annotate(
-            operations, declarations: declarations, defaults: overrides.bodyDefaults, diagnostics: &streamDiagnostics)
+            operations, declarations: declarations, defaults: overrides.bodyDefaults, diagnostics: &modelDiagnostics)
         return (
             APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
-            document.diagnostics + schemas.diagnostics + streamDiagnostics
+            document.diagnostics + schemas.diagnostics + modelDiagnostics
         )
     }
 

@@ -177,14 +177,13 @@ public enum ChatCompletionToolCallChunk: Codable, Hashable, Sendable {
     ///
     /// - Throws: `DecodingError` only when the input is not JSON.
     public init(from decoder: any Decoder) throws {
-        let type = decoder.discriminator("type")
-        guard let members = try? decoder.container(keyedBy: Custom.CodingKeys.self) else {
+        guard let members = try? decoder.container(keyedBy: AnyCodingKey.self) else {
             self = .unknown(try JSONValue(from: decoder))
             return
         }
-        let hasCustom = members.contains(.custom)
-        let hasFunction = (try? decoder.container(keyedBy: Function.CodingKeys.self))?.contains(.function) ?? false
-        switch type {
+        let hasCustom = members.contains(AnyCodingKey("custom"))
+        let hasFunction = members.contains(AnyCodingKey("function"))
+        switch try? members.decodeIfPresent(String.self, forKey: AnyCodingKey("type")) {
         case "custom"?:
             self = .custom(try Custom(from: decoder))
         case "function"?, nil:

@@ -48,15 +48,24 @@ struct APIRequest: Sendable {
     ///   segment (RFC 3986 section 5.2.4), would address another endpoint
     ///   (`/vector_stores/../files/file-abc` is `DELETE /files/file-abc`).
     mutating func setPathParameter(_ name: String, _ value: some CustomStringConvertible) throws {
-        let text = value.description
+        let segment = try Self.pathSegment(value.description, naming: "The path parameter \(name) of \(operationID)")
+        path = path.replacingOccurrences(of: "{\(name)}", with: segment)
+    }
+
+    /// `text` as one path segment (``percentEncodedSegment(_:)``), for a path parameter or an
+    /// Azure deployment name.
+    ///
+    /// - Parameter subject: What `text` is, for the error message.
+    /// - Throws: ``OpenAIError`` of kind ``OpenAIError/Kind/invalidRequest`` when `text` is empty,
+    ///   `.` or `..`.
+    static func pathSegment(_ text: String, naming subject: String) throws -> String {
         guard !text.isEmpty, text != ".", text != ".." else {
             throw OpenAIError(
                 kind: .invalidRequest,
                 message:
-                    "The path parameter \(name) of \(operationID) is \(text.isEmpty ? "empty" : "`\(text)`"), which would address another endpoint."
-            )
+                    "\(subject) is \(text.isEmpty ? "empty" : "`\(text)`"), which would address another endpoint.")
         }
-        path = path.replacingOccurrences(of: "{\(name)}", with: Self.percentEncodedSegment(text))
+        return percentEncodedSegment(text)
     }
 
     /// `text` as a path segment: unreserved ASCII kept, every other UTF-8 byte as `%XX`.

@@ -42,10 +42,6 @@ extension OpenAIClient {
             set { requestTimeout = newValue }
         }
 
-        /// The three limits as the transport gets them.
-        var timeouts: HTTPTimeouts {
-            HTTPTimeouts(request: requestTimeout, idle: idleTimeout, connect: connectTimeout)
-        }
         /// How many times a failed request is retried; 2 by default.
         public var maxRetries: Int
         /// Headers sent with every request.

@@ -29,7 +29,7 @@ struct ErrorBody: Equatable {
         } else {
             self = Self()
         }
-        message = Self.textMessage(String(decoding: data.prefix(65_536), as: UTF8.self))
+        message = Self.textMessage(String(decoding: data.prefix(URLSessionTransport.maxErrorBodyBytes), as: UTF8.self))
     }
 
     /// Reads a JSON error payload.
@@ -83,10 +83,9 @@ struct ErrorBody: Equatable {
     /// The message of a body that is not JSON: an HTML page's `<title>` (or its text without tags),
     /// or the text itself; whitespace collapsed, at most ``maxMessageCharacters``.
     static func textMessage(_ body: String) -> String? {
-        let lowered = body.lowercased()
-        if lowered.contains("<html") || lowered.contains("<title") || lowered.contains("<body") {
-            // Searched in `body` itself: lowercasing can change the length of text before the title
-            // (`İ`), so indices of `lowered` are not indices of `body`.
+        // Searched case-insensitively in `body` itself: a lowercased copy can differ in length
+        // (`İ` lowercases to two scalars), so its indices are not indices of `body`.
+        if ["<html", "<title", "<body"].contains(where: { body.range(of: $0, options: .caseInsensitive) != nil }) {
             if let start = body.range(of: "<title", options: .caseInsensitive),
                 let open = body[start.upperBound...].firstIndex(of: ">"),
                 let end = body[open...].range(of: "</title>", options: .caseInsensitive)

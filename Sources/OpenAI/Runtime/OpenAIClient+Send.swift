@@ -224,12 +224,7 @@ extension OpenAIClient {
             if Configuration.Azure.deploymentScopedPaths.contains(path),
                 let deployment = azure.deployment ?? Self.model(in: request.body)
             {
-                guard !deployment.isEmpty, deployment != ".", deployment != ".." else {
-                    throw OpenAIError(
-                        kind: .invalidRequest,
-                        message: "The Azure deployment `\(deployment)` would address another endpoint.")
-                }
-                path = "/deployments/\(APIRequest.percentEncodedSegment(deployment))" + path
+                path = "/deployments/\(try APIRequest.pathSegment(deployment, naming: "The Azure deployment"))" + path
             }
             if !query.contains(where: { $0.name == "api-version" }) {
                 query.append(URLQueryItem(name: "api-version", value: azure.apiVersion))

@@ -87,15 +87,8 @@ extension OpenAIClient {
             }
             return
         }
-        let isError: Bool
-        if case .object? = payload["error"] {
-            isError = true
-        } else if let object = payload.objectValue, named || object["type"] == "error" {
-            isError = true
-        } else {
-            isError = false
-        }
-        guard isError else { return }
+        let wrapsError = if case .object? = payload["error"] { true } else { false }
+        guard wrapsError || (payload.objectValue != nil && (named || payload["type"] == "error")) else { return }
         let body = ErrorBody(payload)
         throw OpenAIError(
             kind: .server, message: body.message ?? event.data,

@@ -47,12 +47,16 @@ package enum Redaction {
         if let items, !items.isEmpty {
             result +=
                 "?"
-                + items.map { item in
-                    let value = credentialQueryNames.contains(item.name.lowercased()) ? placeholder : (item.value ?? "")
-                    return item.value == nil ? item.name : "\(item.name)=\(value)"
-                }.joined(separator: "&")
+                + items.map { item in item.value == nil ? item.name : "\(item.name)=\(queryValue(item))" }
+                .joined(separator: "&")
         }
         return text(result)
+    }
+
+    /// The value of a query item as it may be printed: the placeholder for a credential
+    /// (``credentialQueryNames``), else the value (`""` when it has none).
+    static func queryValue(_ item: URLQueryItem) -> String {
+        credentialQueryNames.contains(item.name.lowercased()) ? placeholder : (item.value ?? "")
     }
 
     /// WebSocket subprotocols with the secret of `openai-insecure-api-key.<secret>` redacted.

@@ -77,9 +77,7 @@ extension RequestOptions: CustomStringConvertible, CustomReflectable {
         var parts: [String] = []
         if !headers.isEmpty { parts.append("headers: \(redactedHeaders)") }
         if !query.isEmpty {
-            parts.append(
-                "query: \(query.map { "\($0.name)=\(Redaction.credentialQueryNames.contains($0.name.lowercased()) ? Redaction.placeholder : ($0.value ?? ""))" })"
-            )
+            parts.append("query: \(query.map { "\($0.name)=\(Redaction.queryValue($0))" })")
         }
         if !extraBody.isEmpty { parts.append("extraBody: \(extraBody.keys.sorted())") }
         if let requestTimeout { parts.append("requestTimeout: \(requestTimeout) s") }

@@ -34,8 +34,13 @@ struct AbsentValueDecoder: Decoder {
         if let key {
             return .keyNotFound(key, DecodingError.Context(codingPath: codingPath, debugDescription: "Absent."))
         }
-        return .valueNotFound(type, DecodingError.Context(codingPath: codingPath, debugDescription: "Absent."))
+        return absent(type, codingPath)
     }
+}
+
+/// The error of a value that is not there.
+private func absent<T>(_ type: T.Type, _ codingPath: [any CodingKey]) -> DecodingError {
+    .valueNotFound(type, DecodingError.Context(codingPath: codingPath, debugDescription: "Absent."))
 }
 
 private struct AbsentKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
@@ -81,9 +86,7 @@ private struct AbsentUnkeyedContainer: UnkeyedDecodingContainer {
     var isAtEnd: Bool { true }
     var currentIndex: Int { 0 }
 
-    private func atEnd<T>(_ type: T.Type) -> DecodingError {
-        .valueNotFound(type, DecodingError.Context(codingPath: codingPath, debugDescription: "Absent."))
-    }
+    private func atEnd<T>(_ type: T.Type) -> DecodingError { absent(type, codingPath) }
 
     mutating func decodeNil() throws -> Bool { throw atEnd(Any.self) }
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T { throw atEnd(type) }
@@ -100,8 +103,5 @@ private struct AbsentSingleValueContainer: SingleValueDecodingContainer {
     let codingPath: [any CodingKey]
 
     func decodeNil() -> Bool { true }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        throw DecodingError.valueNotFound(
-            type, DecodingError.Context(codingPath: codingPath, debugDescription: "Absent."))
-    }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { throw absent(type, codingPath) }
 }

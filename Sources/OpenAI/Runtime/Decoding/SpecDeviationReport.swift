@@ -69,11 +69,8 @@ public struct SpecDeviationReport: Sendable, CustomStringConvertible {
             for (key, element) in pairs.sorted(by: { $0.0 < $1.0 }) {
                 walk(element, path: "\(path)[\(key)]", depth: depth + 1)
             }
-        case .enum?:
-            // A union case's payload sits at the same path.
-            for child in mirror.children { walk(child.value, path: path, depth: depth + 1) }
-        case .class?:
-            // `Indirect` boxes of recursive members.
+        case .enum?, .class?:
+            // A union case's payload, or the `Indirect` box of a recursive member: same path.
             for child in mirror.children { walk(child.value, path: path, depth: depth + 1) }
         default:
             for child in mirror.children {
