@@ -50,9 +50,18 @@ final class DiffBugReportTests: XCTestCase {
         let outcome = DiffTool.run(arguments: arguments)
         XCTAssertEqual(outcome.status, 1)
         XCTAssertTrue(
-            outcome.output.contains("**Summary: 1 breaking, 2 non-breaking (0 warnings, 2 info).**"),
+            outcome.output.contains(": 1 breaking, 2 non-breaking (0 warnings, 2 info)."), outcome.output)
+        XCTAssertTrue(
+            outcome.output.contains(
+                "| **Breaks Swift code** (the generated API: code using it may stop compiling) | 1 | Things 1 |"),
             outcome.output)
-        XCTAssertTrue(outcome.output.contains("| Things | 1 | 0 | 2 |"), outcome.output)
+        XCTAssertTrue(
+            outcome.output.contains("| New (operations, schemas, properties, values) | 2 | Things 2 |"),
+            outcome.output)
+        XCTAssertTrue(
+            outcome.output.contains(
+                "- **Things** `CreateThingRequest.effort`: enum value \"medium\" removed. *Breaks requests and Swift code.*"
+            ), outcome.output)
         XCTAssertEqual(
             DiffTool.run(arguments: Array(arguments.dropLast(4)) + ["--fail-on", "none"]).status, 0)
         XCTAssertEqual(
@@ -90,5 +99,159 @@ final class DiffBugReportTests: XCTestCase {
             DiffTool.run(arguments: ["a", "b", "--severity", "no-such-rule=info"]).status, 2)
         XCTAssertEqual(
             DiffTool.run(arguments: ["/nonexistent/a.yaml", "/nonexistent/b.yaml"]).status, 3)
+    }
+}
+
+/// The `diff` rules of issue 13, each on a fixture pair read in both directions.
+final class DiffRuleFixtureTests: XCTestCase {
+    static func report(_ name: String, reversed: Bool = false) throws -> SpecDiffReport {
+        try DiffSnapshotTests.report(
+            DiffSnapshotTests.fixtures.appendingPathComponent(name), reversed: reversed)
+    }
+
+    static func verdict(_ change: SpecChange, _ audience: ChangeAudience) -> ChangeSeverity? {
+        change.judgements.first { $0.audience == audience }?.severity
+    }
+
+    func testUnionVariantsThatMoveAreMatchedByDiscriminatorNotPosition() throws {
+        // A variant inserted first shifts every other one; only the new one is reported, and no
+        // Swift type is "renamed" from one variant to its neighbour.
+        let forward = try Self.report("union-variants-reordered")
+        XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added"])
+        XCTAssertEqual(forward.changes.first?.pointer, "#/components/schemas/Event/anyOf/0")
+        XCTAssertEqual(forward.changes.first?.message, "variant with type \"queued\" added")
+        let backward = try Self.report("union-variants-reordered", reversed: true)
+        XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed"])
+        XCTAssertFalse(
+            (forward.changes + backward.changes).contains { $0.kind.hasSuffix("renamed") })
+    }
+
+    func testABetaQueryPathPairsWithItself() throws {
+        for reversed in [false, true] {
+            let report = try Self.report("beta-path-pairs-with-itself", reversed: reversed)
+            XCTAssertEqual(report.changes.count, 1, "\(report.changes)")
+            let change = try XCTUnwrap(report.changes.first)
+            XCTAssertEqual(change.kind, reversed ? "parameter-removed" : "parameter-added")
+            XCTAssertEqual(change.pointer, "#/paths/~1things~1{thing_id}?beta=true/get/parameters/1")
+            XCTAssertEqual(change.swiftDeclaration, "client.things.retrieveBeta(thingID:openaiBeta:)")
+        }
+    }
+
+    func testASchemaUsedInRequestsAndRepliesGetsOneEntryJudgedForBoth() throws {
+        for reversed in [false, true] {
+            let report = try Self.report("one-entry-per-change", reversed: reversed)
+            XCTAssertEqual(report.changes.count, 1, "\(report.changes)")
+            let change = try XCTUnwrap(report.changes.first)
+            XCTAssertEqual(change.kind, "type-changed")
+            XCTAssertEqual(
+                change.judgements.map(\.audience), [.wireRequest, .wireResponse, .swift])
+        }
+    }
+
+    func testRemovingAValueFromAnOpenEnumIsNotBreakingOnTheWire() throws {
+        let removed = try XCTUnwrap(Self.report("open-enum-value-removed").changes.first)
+        XCTAssertEqual(removed.kind, "open-enum-value-removed")
+        XCTAssertEqual(Self.verdict(removed, .wireRequest), .info)
+        XCTAssertEqual(Self.verdict(removed, .swift), .breaking)  // the static constant is gone
+        let added = try XCTUnwrap(Self.report("open-enum-value-removed", reversed: true).changes.first)
+        XCTAssertEqual(added.kind, "open-enum-value-added")
+        XCTAssertEqual(added.severity, .info)
+        // A closed enum losing a value still breaks requests.
+        let closed = try XCTUnwrap(Self.report("request-enum-value-removed").changes.first)
+        XCTAssertEqual(Self.verdict(closed, .wireRequest), .breaking)
+    }
+
+    func testARequestSchemaThatWidensIsNotBreakingOnTheWireAndNarrowingIs() throws {
+        let widened = try Self.report("request-widened")
+        XCTAssertEqual(widened.changes.map(\.kind), ["type-widened", "type-widened"])
+        XCTAssertEqual(
+            widened.changes.map(\.swiftDeclaration),
+            ["CreateThingRequest.metadata", "CreateThingRequest.size"])
+        for change in widened.changes {
+            XCTAssertEqual(Self.verdict(change, .wireRequest), .info, change.message)
+            XCTAssertEqual(Self.verdict(change, .swift), .breaking, change.message)
+        }
+        XCTAssertEqual(
+            widened.changes.first?.message, "now accepts any value instead of only object")
+        let narrowed = try Self.report("request-widened", reversed: true)
+        XCTAssertEqual(narrowed.changes.map(\.kind), ["type-narrowed", "type-narrowed"])
+        XCTAssertTrue(narrowed.changes.allSatisfy { Self.verdict($0, .wireRequest) == .breaking })
+    }
+
+    func testASingleSchemaBecomingAUnionGainsAVariantAndSaysTheSwiftTypeChanges() throws {
+        let forward = try Self.report("single-to-union")
+        XCTAssertEqual(forward.changes.map(\.kind), ["union-variant-added", "union-variant-added"])
+        let request = try XCTUnwrap(
+            forward.changes.first { $0.swiftDeclaration == "CreateThingRequest.content" })
+        let reply = try XCTUnwrap(forward.changes.first { $0.swiftDeclaration == "Thing.content" })
+        XCTAssertEqual(Self.verdict(request, .wireRequest), .info)
+        XCTAssertEqual(Self.verdict(reply, .wireResponse), .warning)
+        // The rule's Swift verdict for a variant added is info; here the Swift type changes.
+        XCTAssertEqual(Self.verdict(request, .swift), .breaking)
+        XCTAssertTrue(request.message.contains("the Swift type changes"), request.message)
+        let backward = try Self.report("single-to-union", reversed: true)
+        XCTAssertEqual(backward.changes.map(\.kind), ["union-variant-removed", "union-variant-removed"])
+        XCTAssertEqual(
+            backward.changes.compactMap { Self.verdict($0, .wireRequest) }, [.breaking])
+        XCTAssertEqual(backward.changes.compactMap { Self.verdict($0, .wireResponse) }, [.info])
+        // A `--severity` override still wins over the instance's Swift verdict.
+        let directory = DiffSnapshotTests.fixtures.appendingPathComponent("single-to-union")
+        let differ = SpecDiffer(
+            configuration: DiffConfiguration(severityOverrides: ["union-variant-added@swift": .info]))
+        let overridden = try differ.diff(
+            oldBytes: [UInt8](Data(contentsOf: directory.appendingPathComponent("old.yaml"))),
+            oldFile: "old.yaml",
+            newBytes: [UInt8](Data(contentsOf: directory.appendingPathComponent("new.yaml"))),
+            newFile: "new.yaml")
+        XCTAssertTrue(overridden.changes.allSatisfy { Self.verdict($0, .swift) == .info })
+    }
+
+    func testGitHubFormatAnnotatesTheNewSpecLineAndFailOnTakesAnAudience() throws {
+        let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
+        let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
+        let base = [old, new, "--overrides", "/nonexistent/overrides.json"]
+        let outcome = DiffTool.run(
+            arguments: base + ["--format", "github", "--annotate-file", "Spec/openapi.yaml"])
+        XCTAssertEqual(outcome.status, 0)
+        let lines = outcome.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2, outcome.output)
+        // new.yaml line 55 column 11 is where the schema of CreateThingRequest's `effort` begins.
+        XCTAssertEqual(
+            lines[0],
+            "::error file=Spec/openapi.yaml,line=55,col=11,title=enum-value-removed (wire-request%3A breaking%2C swift%3A breaking)::"
+                + "`CreateThingRequest.effort`: enum value \"medium\" removed. #/components/schemas/CreateThingRequest/properties/effort"
+        )
+        let newLines = try String(contentsOfFile: new, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        XCTAssertEqual(newLines[53], "        effort:")
+        XCTAssertEqual(newLines[54], "          type: string")
+        XCTAssertTrue(lines[1].hasPrefix("::notice title=OpenAPI spec changes::"), lines[1])
+        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@swift"]).status, 1)
+        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@wire-response"]).status, 0)
+        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@wire"]).status, 1)
+        XCTAssertEqual(DiffTool.run(arguments: base + ["--fail-on", "breaking@nobody"]).status, 2)
+    }
+
+    func testLabelsNameTheSpecsAndTemporaryPathsAreNeverShown() throws {
+        let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
+        let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
+        let labelled = DiffTool.run(arguments: [
+            old, new, "--format", "markdown", "--overrides", "/nonexistent/overrides.json",
+            "--old-label", "openai/openai-openapi@855e5d4", "--new-label", "openai/openai-openapi@f85dbe2",
+        ])
+        XCTAssertTrue(
+            labelled.output.contains(
+                "From `openai/openai-openapi@855e5d4` to `openai/openai-openapi@f85dbe2`: 1 breaking"),
+            labelled.output)
+        XCTAssertFalse(labelled.output.contains(old))
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "diff-label-\(UUID().uuidString).yaml")
+        try FileManager.default.copyItem(atPath: new, toPath: temporary.path)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        let unlabelled = DiffTool.run(arguments: [
+            old, temporary.path, "--format", "markdown", "--overrides", "/nonexistent/overrides.json",
+        ])
+        XCTAssertFalse(unlabelled.output.contains(temporary.path), unlabelled.output)
+        XCTAssertTrue(unlabelled.output.contains("to `\(temporary.lastPathComponent)`"), unlabelled.output)
     }
 }

@@ -101,6 +101,84 @@ final class DiffHistoryTests: XCTestCase {
                 $0.kind == "union-variant-removed"
                     && $0.pointer.hasPrefix("#/components/schemas/ResponseStreamEvent/")
             })
-        XCTAssertEqual(report.counts, SpecDiffReport.Counts(breaking: 11, warning: 23, info: 114))
+        // `/responses/{response_id}?beta=true` was paired with `/responses/{response_id}` before
+        // (3 false breaking `ref-changed`, 2 false `parameter-added`); it pairs with itself now and
+        // did not change. ModelIdsShared is `anyOf: [string, enum]`: its new values are open.
+        XCTAssertFalse(report.changes.contains { $0.pointer.contains("?beta=true") }, "\(report.changes)")
+        XCTAssertEqual(
+            report.changes.filter { $0.kind == "open-enum-value-added" }.map(\.pointer).sorted(),
+            [
+                "#/components/schemas/BetaModelIdsShared/anyOf/1",
+                "#/components/schemas/ModelIdsShared/anyOf/1",
+            ])
+        XCTAssertEqual(report.counts, SpecDiffReport.Counts(breaking: 8, warning: 21, info: 114))
+    }
+
+    /// For the last three consecutive pairs: entries, renames, duplicates and the markdown's
+    /// size, printed for the record; no duplicate entries, no Swift-type "renames" (every one
+    /// reported by the position-matching diff between these versions was false), and markdown
+    /// under GitHub's limit.
+    func testConsecutivePairsHaveNoDuplicatesNoFalseRenamesAndFitAPullRequest() throws {
+        var files = try Self.historyFiles()
+        let locked = Self.shared.appendingPathComponent("openapi.yaml")
+        if FileManager.default.fileExists(atPath: locked.path) { files.append(locked) }
+        XCTAssertGreaterThanOrEqual(files.count, 4)
+        let specs = try files.suffix(4).map(Self.translated)
+        let names = files.suffix(4).map(\.lastPathComponent)
+        for index in 1..<specs.count {
+            let report = SpecDiffer().compare(old: specs[index - 1], new: specs[index])
+            struct Key: Hashable {
+                var kind: String
+                var pointer: String
+                var message: String
+            }
+            let keys = report.changes.map { Key(kind: $0.kind, pointer: $0.pointer, message: $0.message) }
+            let duplicates = keys.count - Set(keys).count
+            let renames = report.changes.filter { $0.kind == "swift-type-renamed" }
+            let markdown = report.rendered(.markdown)
+            print(
+                "diff \(names[index - 1]) → \(names[index]): \(report.changes.count) entries, "
+                    + "\(renames.count) Swift type renames, \(duplicates) duplicates, markdown \(markdown.utf8.count) bytes"
+            )
+            XCTAssertEqual(duplicates, 0)
+            XCTAssertEqual(renames.map(\.message), [])
+            XCTAssertLessThan(markdown.utf8.count, SpecDiffReport.pullRequestBodyLimit)
+            // A beta path never pairs with its non-beta twin.
+            XCTAssertFalse(
+                report.changes.contains {
+                    $0.kind == "swift-method-renamed" && ($0.swiftDeclaration ?? "").contains("Beta")
+                })
+        }
+    }
+
+    /// The largest pair (the oldest history spec to the locked one, 2,000+ changes): the
+    /// markdown stays under GitHub's 65,536-character limit, leads with the summary table and
+    /// says what it left out.
+    func testMarkdownOfTheLargestPairFitsAPullRequestBody() throws {
+        let files = try Self.historyFiles()
+        let locked = Self.shared.appendingPathComponent("openapi.yaml")
+        guard let oldest = files.first, FileManager.default.fileExists(atPath: locked.path) else {
+            throw Unavailable.skip("../shared/spec/openapi.yaml or the history is missing")
+        }
+        let report = SpecDiffer().compare(old: try Self.translated(oldest), new: try Self.translated(locked))
+        XCTAssertGreaterThan(report.changes.count, 2_000)
+        let markdown = report.rendered(.markdown)
+        print(
+            "markdown \(oldest.lastPathComponent) → openapi.yaml: \(markdown.utf8.count) bytes, \(markdown.count) characters, \(report.changes.count) changes"
+        )
+        XCTAssertLessThan(markdown.count, SpecDiffReport.pullRequestBodyLimit)
+        XCTAssertLessThanOrEqual(markdown.utf8.count, 60_000)
+        XCTAssertTrue(markdown.contains("| What | Changes | Areas |"))
+        XCTAssertTrue(markdown.contains("the JSON report has them all"), String(markdown.suffix(400)))
+        let swiftBreaks = report.changes.filter { change in
+            change.judgements.contains { $0.audience == .swift && $0.severity == .breaking }
+        }
+        XCTAssertTrue(
+            markdown.contains(
+                "| **Breaks Swift code** (the generated API: code using it may stop compiling) | \(swiftBreaks.count) |"
+            ))
+        // Every line is whole: HTML folds are balanced.
+        XCTAssertEqual(
+            markdown.components(separatedBy: "<details").count, markdown.components(separatedBy: "</details>").count)
     }
 }

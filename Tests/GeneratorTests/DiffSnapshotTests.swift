@@ -21,7 +21,7 @@ final class DiffSnapshotTests: XCTestCase {
 
     func testEveryFixtureMatchesItsSnapshotInBothDirections() throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path).sorted()
-        XCTAssertGreaterThanOrEqual(names.count, 15)
+        XCTAssertGreaterThanOrEqual(names.count, 21)
         for name in names {
             let directory = Self.fixtures.appendingPathComponent(name)
             let forward = try Self.report(directory, reversed: false).rendered(.text)

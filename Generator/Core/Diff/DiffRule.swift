@@ -88,9 +88,22 @@ public struct DiffRule: Hashable, Sendable {
         DiffRule("became-nullable", .info, .breaking, .breaking, "a value may now be null"),
         DiffRule("became-non-nullable", .breaking, .info, .warning, "a value may no longer be null"),
         DiffRule("type-changed", .breaking, .breaking, .breaking, "a value's type changed"),
+        DiffRule(
+            "type-widened", .info, .breaking, .breaking,
+            "a value accepts more than before (more types, or anything): old requests still pass"),
+        DiffRule(
+            "type-narrowed", .breaking, .info, .breaking,
+            "a value accepts less than before: old replies still decode"),
         DiffRule("format-changed", .warning, .warning, .info, "a value's format changed"),
         DiffRule("enum-value-added", .info, .warning, .info, "an enum gained a value"),
         DiffRule("enum-value-removed", .breaking, .info, .breaking, "an enum lost a value"),
+        DiffRule(
+            "open-enum-value-added", .info, .info, .info,
+            "an open enum (anyOf: [string, enum]) gained a value; any string was already accepted"),
+        DiffRule(
+            "open-enum-value-removed", .info, .info, .breaking,
+            "an open enum (anyOf: [string, enum]) lost a value; it is still accepted as a string, but its Swift constant is gone"
+        ),
         DiffRule("enum-constraint-added", .breaking, .info, .breaking, "a free value became an enum"),
         DiffRule("enum-constraint-removed", .info, .warning, .breaking, "an enum became a free value"),
         DiffRule("const-changed", .breaking, .breaking, .info, "a constant value changed"),
@@ -144,8 +157,15 @@ public struct DiffConfiguration: Sendable {
     ///   - audience: The audience.
     /// - Returns: The configured severity.
     public func severity(kind: String, audience: ChangeAudience) -> ChangeSeverity? {
-        let base = DiffRule.byKind[kind]?.severity(for: audience)
-        guard base != nil else { return nil }
-        return severityOverrides["\(kind)@\(audience.rawValue)"] ?? severityOverrides[kind] ?? base
+        severity(kind: kind, audience: audience, instead: nil)
+    }
+
+    /// The verdict for `kind` and `audience`, with `instead` replacing the rule's default (for a
+    /// change that differs from its rule, e.g. a variant added where the Swift type changes);
+    /// `--severity` overrides still win.
+    func severity(kind: String, audience: ChangeAudience, instead: ChangeSeverity?) -> ChangeSeverity? {
+        guard let base = DiffRule.byKind[kind]?.severity(for: audience) else { return nil }
+        return severityOverrides["\(kind)@\(audience.rawValue)"] ?? severityOverrides[kind] ?? instead
+            ?? base
     }
 }

@@ -38,18 +38,19 @@ struct DiffRun {
         compareOperations(&comparator)
         compareWebhooks(&comparator)
         findings += comparator.findings
-        compareSwiftNames()
+        compareSwiftNames(along: comparator.matchedPointers)
+        findings = DiffFinding.merged(findings)
     }
 
     private mutating func add(
         _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
         _ directions: UsageDirections,
-        swiftDeclaration: String? = nil
+        swiftDeclaration: String? = nil, mark: Mark? = nil
     ) {
         findings.append(
             DiffFinding(
                 kind: kind, pointer: pointer, side: side, message: message, directions: directions,
-                swiftDeclaration: swiftDeclaration))
+                swiftDeclaration: swiftDeclaration, mark: mark))
     }
 
     // MARK: Components
@@ -67,12 +68,20 @@ struct DiffRun {
             addedByShape[fingerprinter.fingerprint(schema), default: []].append(name)
         }
         var renamedTo: Set<String> = []
+        var removedByShape: [String: Int] = [:]
+        for (name, schema) in old.document.schemas where !newNames.contains(name) {
+            removedByShape[fingerprinter.fingerprint(schema), default: 0] += 1
+        }
         for (name, schema) in old.document.schemas where !newNames.contains(name) {
             let shape = fingerprinter.fingerprint(schema)
             let meaningful = ["p{", "e:", "u[", "&["].contains { shape.contains($0) }
-            if meaningful, let candidates = addedByShape[shape],
-                let target = candidates.first(where: { !renamedTo.contains($0) })
-            {
+            // Several removed and added schemas of one shape: pair by name only when one added
+            // name is clearly the closest; otherwise they stay removed and added.
+            let candidates = (addedByShape[shape] ?? []).filter { !renamedTo.contains($0) }
+            let target =
+                (removedByShape[shape] ?? 0) == 1 && candidates.count == 1
+                ? candidates.first : Self.closestName(to: name, among: candidates)
+            if meaningful, let target {
                 renamedTo.insert(target)
                 renames[name] = target
                 let from = oldIndex.components[name] ?? name
@@ -94,6 +103,27 @@ struct DiffRun {
         }
     }
 
+    /// The candidate sharing the longest common prefix plus suffix with `name`, when it is
+    /// unique and shares at least half of the name.
+    static func closestName(to name: String, among candidates: [String]) -> String? {
+        func score(_ candidate: String) -> Int {
+            let a = Array(name.lowercased())
+            let b = Array(candidate.lowercased())
+            var prefix = 0
+            while prefix < min(a.count, b.count), a[prefix] == b[prefix] { prefix += 1 }
+            var suffix = 0
+            while suffix < min(a.count, b.count) - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] {
+                suffix += 1
+            }
+            return prefix + suffix
+        }
+        let scored = candidates.map { ($0, score($0)) }.sorted { $0.1 > $1.1 }
+        guard let best = scored.first, best.1 * 2 >= name.count,
+            scored.count == 1 || scored[1].1 < best.1
+        else { return nil }
+        return best.0
+    }
+
     // MARK: Operations
 
     private mutating func compareOperations(_ comparator: inout SchemaComparator) {
@@ -105,19 +135,23 @@ struct DiffRun {
         where !newKeys.contains(SwiftNameIndex.operationKey(operation)) {
             add(
                 "operation-removed", operation.location.pointer, .old,
-                "\(operation.method.uppercased()) \(operation.path) removed", .request)
+                "\(operation.method.uppercased()) \(operation.path) removed", .request,
+                mark: operation.location.mark)
         }
         for b in new.document.operations {
             let title = "\(b.method.uppercased()) \(b.path)"
             guard let a = oldByKey[SwiftNameIndex.operationKey(b)] else {
-                add("operation-added", b.location.pointer, .new, "\(title) added", .request)
+                add(
+                    "operation-added", b.location.pointer, .new, "\(title) added", .request,
+                    mark: b.location.mark)
                 continue
             }
             if a.deprecated != b.deprecated {
                 add(
                     b.deprecated ? "operation-deprecated" : "operation-undeprecated", b.location.pointer,
                     .new,
-                    "\(title) \(b.deprecated ? "became deprecated" : "is no longer deprecated")", .request)
+                    "\(title) \(b.deprecated ? "became deprecated" : "is no longer deprecated")", .request,
+                    mark: b.location.mark)
             }
             compareParameters(a, b, &comparator)
             compareRequestBodies(a, b, &comparator)
@@ -279,8 +313,10 @@ struct DiffRun {
     // MARK: Swift names
 
     /// Swift-only changes the wire does not see: types, properties, cases, methods and argument
-    /// labels whose generated names changed.
-    private mutating func compareSwiftNames() {
+    /// labels whose generated names changed. Nested types, cases and properties are compared
+    /// along `pairs`, the schemas the comparison matched (by name, `$ref`, discriminating
+    /// constant or shape), so a union whose variants moved reports no renames.
+    private mutating func compareSwiftNames(along pairs: [(old: String, new: String)]) {
         for (name, _) in new.document.schemas {
             guard let before = oldIndex.components[name], let after = newIndex.components[name],
                 before != after
@@ -289,24 +325,33 @@ struct DiffRun {
             }
             add(
                 "swift-type-renamed", "#/components/schemas/" + escapePointerToken(name), .new,
-                "Swift type \(before) is now \(after)", [], swiftDeclaration: "\(before) → \(after)")
+                "Swift type \(before) is now \(after)", [], swiftDeclaration: "\(before) → \(after)",
+                mark: new.document.schema(named: name)?.location.mark)
         }
         let componentPrefix = "#/components/schemas/"
-        for (pointer, before) in oldIndex.types.sorted(by: { $0.key < $1.key }) {
-            guard let after = newIndex.types[pointer] else { continue }
+        var seen: Set<String> = []
+        var matched: [(old: String, new: String)] = []
+        for pair in pairs where seen.insert(pair.old + "\u{0}" + pair.new).inserted {
+            matched.append(pair)
+        }
+        matched.sort { ($0.new, $0.old) < ($1.new, $1.old) }
+        for (pointerA, pointerB) in matched {
+            guard let before = oldIndex.types[pointerA], let after = newIndex.types[pointerB] else {
+                continue
+            }
             let isComponent =
-                pointer.hasPrefix(componentPrefix)
-                && !pointer.dropFirst(componentPrefix.count).contains("/")
+                pointerB.hasPrefix(componentPrefix)
+                && !pointerB.dropFirst(componentPrefix.count).contains("/")
             if !isComponent, Self.lastComponent(before) != Self.lastComponent(after) {
                 add(
-                    "swift-type-renamed", pointer, .new, "Swift type \(before) is now \(after)", [],
+                    "swift-type-renamed", pointerB, .new, "Swift type \(before) is now \(after)", [],
                     swiftDeclaration: "\(before) → \(after)")
             }
             if let casesA = oldIndex.enumCases[before], let casesB = newIndex.enumCases[after] {
                 for (raw, caseA) in casesA.sorted(by: { $0.key < $1.key }) {
                     guard let caseB = casesB[raw], caseA != caseB else { continue }
                     add(
-                        "swift-case-renamed", pointer, .new, "case .\(caseA) (\"\(raw)\") is now .\(caseB)", [],
+                        "swift-case-renamed", pointerB, .new, "case .\(caseA) (\"\(raw)\") is now .\(caseB)", [],
                         swiftDeclaration: "\(after).\(caseB)")
                 }
             }
@@ -314,17 +359,17 @@ struct DiffRun {
                 for (type, caseA) in casesA.sorted(by: { $0.key < $1.key }) {
                     guard let caseB = casesB[type], caseA != caseB else { continue }
                     add(
-                        "swift-case-renamed", pointer, .new, "case .\(caseA)(\(type)) is now .\(caseB)", [],
+                        "swift-case-renamed", pointerB, .new, "case .\(caseA)(\(type)) is now .\(caseB)", [],
                         swiftDeclaration: "\(after).\(caseB)")
                 }
             }
         }
-        for (pointer, before) in oldIndex.properties.sorted(by: { $0.key < $1.key }) {
-            guard let after = newIndex.properties[pointer],
+        for (pointerA, pointerB) in matched {
+            guard let before = oldIndex.properties[pointerA], let after = newIndex.properties[pointerB],
                 Self.lastComponent(before) != Self.lastComponent(after)
             else { continue }
             add(
-                "swift-property-renamed", pointer, .new, "Swift property \(before) is now \(after)", [],
+                "swift-property-renamed", pointerB, .new, "Swift property \(before) is now \(after)", [],
                 swiftDeclaration: "\(before) → \(after)")
         }
         for operation in new.document.operations {

@@ -17,14 +17,23 @@ public enum DiffTool {
 
     /// Usage text of `diff`.
     public static let usage = """
-        usage: openai-generator diff OLD NEW [--format text|markdown|json] [--fail-on breaking|warning|any|none]
+        usage: openai-generator diff OLD NEW [--format text|markdown|json|github]
+                                             [--fail-on breaking|warning|any|none[@AUDIENCE]]
                                              [--severity KIND[@AUDIENCE]=info|warning|breaking]... [--overrides PATH]
+                                             [--old-label TEXT] [--new-label TEXT] [--annotate-file PATH]
 
         Compares two OpenAPI specs (YAML or JSON) and reports what changed, each with the JSON pointer and the
         Swift declaration affected, judged for the wire (wire-request, wire-response) and the Swift API (swift).
         Defaults: --format text, --fail-on none, --overrides Spec/overrides.json (skipped when absent).
+        --format markdown: a pull-request summary, always under 65,536 characters (the long tail folded; the
+          JSON report has every change). github: GitHub Actions ::error/::warning commands on the new spec's lines.
         --fail-on breaking: exit 1 when a change is breaking; warning: breaking or warning; any: any change.
+          @AUDIENCE counts one audience's verdicts only: swift, wire-request, wire-response or wire (both),
+          e.g. --fail-on breaking@swift fails on Swift-API breaks only.
         --severity: override a rule's verdict, e.g. --severity union-variant-added@wire-response=info.
+        --old-label, --new-label: how the report names each spec (a commit or URL; default: the path, or just
+          the file name for a path in a temporary folder). --annotate-file: the path GitHub annotations name
+          (default: NEW as given).
         Exit status: 0 nothing at the --fail-on level; 1 changes at that level or an unreadable spec;
         2 usage error; 3 I/O error.
         """
@@ -40,6 +49,9 @@ public enum DiffTool {
         var files: [String] = []
         var format = SpecDiffReport.Format.text
         var failOn: ChangeSeverity?
+        var failAudiences = Set(ChangeAudience.allCases)
+        var labels: (old: String?, new: String?) = (nil, nil)
+        var annotationFile: String?
         var severityOverrides: [String: ChangeSeverity] = [:]
         var overridesPath = "Spec/overrides.json"
         var remaining = arguments[...]
@@ -59,13 +71,31 @@ public enum DiffTool {
                 }
                 format = parsed
             case "--fail-on":
-                switch value {
+                let parts = value.split(separator: "@", maxSplits: 1).map(String.init)
+                switch parts[0] {
                 case "breaking": failOn = .breaking
                 case "warning": failOn = .warning
                 case "any": failOn = .info
                 case "none": failOn = nil
                 default: return usageError("invalid --fail-on \(value)")
                 }
+                if parts.count == 2 {
+                    if parts[1] == "wire" {
+                        failAudiences = [.wireRequest, .wireResponse]
+                    } else if let audience = ChangeAudience(rawValue: parts[1]) {
+                        failAudiences = [audience]
+                    } else {
+                        return usageError(
+                            "invalid audience in --fail-on \(value): expected swift, wire-request, wire-response or wire"
+                        )
+                    }
+                }
+            case "--old-label":
+                labels.old = value
+            case "--new-label":
+                labels.new = value
+            case "--annotate-file":
+                annotationFile = value
             case "--severity":
                 let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let severity = ChangeSeverity(rawValue: parts[1]) else {
@@ -99,14 +129,21 @@ public enum DiffTool {
         }
         let differ = SpecDiffer(
             configuration: DiffConfiguration(severityOverrides: severityOverrides, overrides: overrides))
-        let report: SpecDiffReport
+        var report: SpecDiffReport
         do {
             report = try differ.diff(
                 oldBytes: specs[0], oldFile: files[0], newBytes: specs[1], newFile: files[1])
         } catch {
             return Outcome(status: 1, output: "", errorOutput: "\(error)\n")
         }
-        let failed = failOn.map { report.hasChanges(atLeast: $0) } ?? false
+        if let label = labels.old { report.oldLabel = label }
+        if let label = labels.new { report.newLabel = label }
+        if let annotationFile { report.annotationFile = annotationFile }
+        let failed =
+            failOn.map {
+                failAudiences.count == ChangeAudience.allCases.count
+                    ? report.hasChanges(atLeast: $0) : report.hasChanges(atLeast: $0, for: failAudiences)
+            } ?? false
         return Outcome(status: failed ? 1 : 0, output: report.rendered(format), errorOutput: "")
     }
 

@@ -10,6 +10,10 @@ struct SchemaComparator {
     /// Old component name → new component name, for renamed schemas.
     let renames: [String: String]
     var findings: [DiffFinding] = []
+    /// Pointers of the schemas compared with each other (old, new): the pairs matched by name,
+    /// `$ref`, discriminating constant or shape, never by position. Swift names are compared
+    /// along these pairs only.
+    var matchedPointers: [(old: String, new: String)] = []
     private var fingerprints = ShapeFingerprinter()
     private var visited: Set<VisitKey> = []
 
@@ -30,18 +34,29 @@ struct SchemaComparator {
     private mutating func emit(
         _ kind: String, _ pointer: String, _ side: DiffFinding.Side, _ message: String,
         _ directions: UsageDirections,
-        swift: Bool = true
+        swift: Bool = true, swiftSeverity: ChangeSeverity? = nil, at schema: Schema? = nil
     ) {
         findings.append(
             DiffFinding(
                 kind: kind, pointer: pointer, side: side, message: message, directions: directions,
-                swift: swift))
+                swift: swift, swiftSeverity: swiftSeverity, mark: schema?.location.mark))
+    }
+
+    /// Whether enum values of a union's variants are open: the union also takes any string
+    /// (`anyOf: [string, enum]`), so a listed value leaving or joining changes no JSON that is
+    /// accepted; only the Swift constants change.
+    struct Openness {
+        /// The new union takes any string: a removed value is still accepted.
+        var removals = false
+        /// The old union took any string: an added value was already accepted.
+        var additions = false
     }
 
     /// Compares `a` (old) with `b` (new). `required` gives the old and new `required` status when
     /// the schemas are an object property (the Swift type is optional when not required or nullable).
     mutating func compare(
-        _ a: Schema, _ b: Schema, _ directions: UsageDirections, required: (Bool, Bool)? = nil
+        _ a: Schema, _ b: Schema, _ directions: UsageDirections, required: (Bool, Bool)? = nil,
+        openness: Openness = Openness()
     ) {
         guard
             visited.insert(
@@ -50,11 +65,12 @@ struct SchemaComparator {
             )
             .inserted
         else { return }
+        matchedPointers.append((a.location.pointer, b.location.pointer))
         var sa = SchemaShape(a)
         var sb = SchemaShape(b)
         let pointer = b.location.pointer
         if let ra = sa.schema.ref, let rb = sb.schema.ref {
-            compareNullability(sa.nullable, sb.nullable, pointer, directions, required)
+            compareNullability(sa.nullable, sb.nullable, pointer, directions, required, at: b)
             let mapped = renames[ra] ?? ra
             guard mapped != rb else { return }
             // Another component: judged once here, not followed (each component is compared on its own).
@@ -63,15 +79,24 @@ struct SchemaComparator {
             let sameShape = targetA.map { fingerprint($0) } == targetB.map { fingerprint($0) }
             let kindA = targetA.map { Self.kindName(SchemaShape($0)) } ?? "any"
             let kindB = targetB.map { Self.kindName(SchemaShape($0)) } ?? "any"
-            if kindA != kindB {
+            if let targetB, becameUnion(of: "$" + mapped, SchemaShape(targetB), old: false) {
+                reportBecameUnion(
+                    "the value (`\(ra)`)", SchemaShape(targetB).variants, except: "$" + mapped,
+                    directions, union: "`\(rb)`")
+            } else if let targetA, becameUnion(of: "$" + rb, SchemaShape(targetA), old: true) {
+                reportBecameSingle(
+                    "`\(rb)`", SchemaShape(targetA).variants, except: "$" + rb,
+                    directions, union: "`\(ra)`")
+            } else if kindA != kindB {
                 emit(
                     "type-changed", pointer, .new,
-                    "now `$ref` \(rb) (\(kindB)) instead of `$ref` \(ra) (\(kindA))", directions)
+                    "now references `\(rb)` (\(Self.readable(kindB))) instead of `\(ra)` (\(Self.readable(kindA)))",
+                    directions, at: b)
             } else {
                 emit(
                     "ref-changed", pointer, .new,
-                    "now `$ref` \(rb) instead of `$ref` \(ra)\(sameShape ? " (same shape)" : "")",
-                    sameShape ? [] : directions)
+                    "now references `\(rb)` instead of `\(ra)`\(sameShape ? " (same shape)" : "")",
+                    sameShape ? [] : directions, at: b)
             }
             return
         }
@@ -89,19 +114,19 @@ struct SchemaComparator {
             sb = SchemaShape(target)
             sb.nullable = sb.nullable || nullable
         }
-        compareNullability(sa.nullable, sb.nullable, pointer, directions, required)
+        compareNullability(sa.nullable, sb.nullable, pointer, directions, required, at: b)
         if sa.schema.ref != nil || sb.schema.ref != nil {
             if sa.schema.ref != sb.schema.ref, sa.schema !== a || sb.schema !== b {
                 compare(sa.schema, sb.schema, directions, required: nil)
             }
             return
         }
-        compareBodies(sa, sb, directions, origins: (originA, originB))
+        compareBodies(sa, sb, directions, origins: (originA, originB), originals: (a, b), openness)
     }
 
     private mutating func compareNullability(
         _ before: Bool, _ after: Bool, _ pointer: String, _ directions: UsageDirections,
-        _ required: (Bool, Bool)?
+        _ required: (Bool, Bool)?, at: Schema
     ) {
         guard before != after else { return }
         let optionalBefore = required.map { !$0.0 || before } ?? before
@@ -109,7 +134,7 @@ struct SchemaComparator {
         emit(
             after ? "became-nullable" : "became-non-nullable", pointer, .new,
             after ? "may now be null" : "may no longer be null", directions,
-            swift: optionalBefore != optionalAfter)
+            swift: optionalBefore != optionalAfter, at: at)
     }
 
     static func kindName(_ shape: SchemaShape) -> String {
@@ -122,8 +147,37 @@ struct SchemaComparator {
         return "any"
     }
 
+    /// The kind as words for messages: `a union`, `any value`, `integer or string`.
+    static func readable(_ kind: String) -> String {
+        switch kind {
+        case "oneOf": "a union (oneOf/anyOf)"
+        case "any": "any value"
+        default: kind.split(separator: "|").joined(separator: " or ")
+        }
+    }
+
+    /// Whether `shape` accepts every value of no particular type: no type, properties, items,
+    /// variants, enum or constant.
+    static func acceptsAnything(_ shape: SchemaShape) -> Bool {
+        let schema = shape.schema
+        return schema.ref == nil && shape.types.isEmpty && shape.variants.isEmpty
+            && schema.properties.isEmpty && schema.items == nil && schema.allOf.isEmpty
+            && shape.enumValues == nil && schema.constValue == nil
+    }
+
+    /// Whether `after` accepts every value `before` accepts, judged on the type alone (anything,
+    /// or a `type` list that grew).
+    static func widens(_ before: SchemaShape, to after: SchemaShape) -> Bool {
+        if acceptsAnything(after) { return !acceptsAnything(before) }
+        guard !before.types.isEmpty, after.types.isSuperset(of: before.types),
+            after.types != before.types, after.enumValues == nil, after.schema.constValue == nil
+        else { return false }
+        return true
+    }
+
     private mutating func compareBodies(
-        _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections, origins: (String?, String?)
+        _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections, origins: (String?, String?),
+        originals: (Schema, Schema), _ openness: Openness
     ) {
         let a = sa.schema
         let b = sb.schema
@@ -131,20 +185,49 @@ struct SchemaComparator {
         let kindA = Self.kindName(sa)
         let kindB = Self.kindName(sb)
         if kindA != kindB {
-            emit("type-changed", pointer, .new, "type changed from \(kindA) to \(kindB)", directions)
+            // Reported where the value is (the property), not at a component it now references.
+            let pointer = originals.1.location.pointer
+            let b = originals.1
+            if sa.variants.isEmpty, !sb.variants.isEmpty, !Self.acceptsAnything(sa),
+                singleBecameUnion(originals.0, sb, directions)
+            {
+                return
+            }
+            if !sa.variants.isEmpty, sb.variants.isEmpty, !Self.acceptsAnything(sb),
+                unionBecameSingle(sa, originals.1, directions)
+            {
+                return
+            }
+            if Self.widens(sa, to: sb) {
+                emit(
+                    "type-widened", pointer, .new,
+                    "now accepts \(Self.readable(kindB)) instead of only \(Self.readable(kindA))", directions,
+                    at: b)
+            } else if Self.widens(sb, to: sa) {
+                emit(
+                    "type-narrowed", pointer, .new,
+                    "now accepts only \(Self.readable(kindB)) instead of \(Self.readable(kindA))", directions,
+                    at: b)
+            } else {
+                emit(
+                    "type-changed", pointer, .new,
+                    "type changed from \(Self.readable(kindA)) to \(Self.readable(kindB))", directions, at: b)
+            }
             return
         }
         if a.format != b.format {
             emit(
                 "format-changed", pointer, .new,
                 "format changed from \(a.format ?? "none") to \(b.format ?? "none")",
-                directions, swift: (a.format == "binary") != (b.format == "binary"))
+                directions, swift: (a.format == "binary") != (b.format == "binary"), at: b)
         }
-        compareEnums(sa, sb, directions)
+        compareEnums(sa, sb, directions, openness)
         if a.constValue != b.constValue, a.constValue != nil || b.constValue != nil {
             let before = a.constValue.map(ShapeFingerprinter.text) ?? "none"
             let after = b.constValue.map(ShapeFingerprinter.text) ?? "none"
-            emit("const-changed", pointer, .new, "const changed from \(before) to \(after)", directions)
+            emit(
+                "const-changed", pointer, .new, "constant changed from \(before) to \(after)", directions,
+                at: b)
         }
         compareProperties(a, b, directions, origins: origins)
         if let itemsA = a.items, let itemsB = b.items { compare(itemsA, itemsB, directions) }
@@ -154,15 +237,16 @@ struct SchemaComparator {
         case (.schema, _), (_, .schema), (.allowed(false), .absent), (.allowed(false), .allowed(true)),
             (.absent, .allowed(false)), (.allowed(true), .allowed(false)):
             emit(
-                "additional-properties-changed", pointer, .new, "additionalProperties changed", directions)
+                "additional-properties-changed", pointer, .new, "additionalProperties changed", directions,
+                at: b)
         default:
             break
         }
-        matchMembers(sa.variants, sb.variants, directions, union: true, pointer: pointer)
+        matchMembers(sa.variants, sb.variants, directions, pointer: pointer)
     }
 
     private mutating func compareEnums(
-        _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections
+        _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections, _ openness: Openness
     ) {
         let pointer = sb.schema.location.pointer
         switch (sa.enumValues, sb.enumValues) {
@@ -171,18 +255,26 @@ struct SchemaComparator {
             let beforeSet = Set(before)
             for value in before where !afterSet.contains(value) {
                 emit(
-                    "enum-value-removed", sa.schema.location.pointer, .old,
-                    "enum value \(ShapeFingerprinter.text(value)) removed", directions)
+                    openness.removals ? "open-enum-value-removed" : "enum-value-removed",
+                    sa.schema.location.pointer, .old,
+                    "enum value \(ShapeFingerprinter.text(value)) removed"
+                        + (openness.removals ? " (any other string is still accepted)" : ""),
+                    directions, at: sa.schema)
             }
             for value in after where !beforeSet.contains(value) {
                 emit(
-                    "enum-value-added", pointer, .new, "enum value \(ShapeFingerprinter.text(value)) added",
-                    directions)
+                    openness.additions ? "open-enum-value-added" : "enum-value-added", pointer, .new,
+                    "enum value \(ShapeFingerprinter.text(value)) added"
+                        + (openness.additions ? " (any string was already accepted)" : ""),
+                    directions, at: sb.schema)
             }
         case (.some, nil):
-            emit("enum-constraint-removed", pointer, .new, "no longer restricted to an enum", directions)
+            emit(
+                "enum-constraint-removed", pointer, .new, "no longer restricted to an enum", directions,
+                at: sb.schema)
         case (nil, .some):
-            emit("enum-constraint-added", pointer, .new, "now restricted to an enum", directions)
+            emit(
+                "enum-constraint-added", pointer, .new, "now restricted to an enum", directions, at: sb.schema)
         case (nil, nil):
             break
         }
@@ -242,7 +334,7 @@ struct SchemaComparator {
                 if let origin = propertyA.origin, flatB.origins.contains(origin) { continue }
                 emit(
                     "property-removed", schemaA.location.pointer, .old, "property `\(name)` removed",
-                    directions)
+                    directions, at: schemaA)
                 continue
             }
             if propertyA.origin != nil, propertyA.origin == propertyB.origin { continue }
@@ -256,7 +348,7 @@ struct SchemaComparator {
                 emit(
                     isRequired ? "became-required" : "became-optional", schemaB.location.pointer, .new,
                     "property `\(name)` became \(isRequired ? "required" : "optional")", directions,
-                    swift: swiftChanged)
+                    swift: swiftChanged, at: schemaB)
             }
             compare(schemaA, schemaB, directions, required: (wasRequired, isRequired))
         }
@@ -266,7 +358,8 @@ struct SchemaComparator {
             emit(
                 isRequired ? "required-property-added" : "property-added",
                 propertyB.schema.location.pointer, .new,
-                "\(isRequired ? "required " : "")property `\(propertyB.name)` added", directions)
+                "\(isRequired ? "required " : "")property `\(propertyB.name)` added", directions,
+                at: propertyB.schema)
         }
     }
 
@@ -305,116 +398,247 @@ struct SchemaComparator {
         return shape.variants
     }
 
-    private func describe(_ schema: Schema, in document: OpenAPIDocument) -> String {
-        if let ref = schema.ref { return "`$ref` \(ref)" }
-        if let value = discriminatorValue(schema, in: document) { return "inline variant (\(value))" }
-        return "inline \(Self.kindName(SchemaShape(schema))) variant"
+    /// Whether `schema` (following one `$ref`) takes any string: `type: string` without an enum,
+    /// a constant or a format that restricts it.
+    private func takesAnyString(_ schema: Schema, in document: OpenAPIDocument) -> Bool {
+        let target = schema.ref.flatMap { document.schema(named: $0) } ?? schema
+        let shape = SchemaShape(target)
+        return shape.schema.ref == nil && shape.types == ["string"] && shape.enumValues == nil
+            && shape.schema.constValue == nil && shape.variants.isEmpty
     }
 
-    /// Matches union variants (or allOf members) by `$ref` name, then by discriminating constant,
-    /// then by shape; compares the matched pairs and reports the rest as added or removed.
-    private mutating func matchMembers(
-        _ originalBefore: [Schema], _ originalAfter: [Schema], _ directions: UsageDirections,
-        union: Bool, pointer: String
+    /// How a variant is named in messages: `` `Name` ``, `with type "x"`, or
+    /// `(an inline object with `a`, `b`, …)`.
+    private func describe(_ schema: Schema, in document: OpenAPIDocument) -> String {
+        if let ref = schema.ref { return "`\(ref)`" }
+        if let value = discriminatorValue(schema, in: document) {
+            let parts = value.split(separator: "=", maxSplits: 1)
+            return "with \(parts[0]) \"\(parts.count > 1 ? parts[1] : "")\""
+        }
+        let shape = SchemaShape(schema)
+        let names = Self.effectiveProperties(schema, origin: nil, in: document) { $0 }.properties.map(
+            \.name)
+        let kind = Self.readable(Self.kindName(shape))
+        guard !names.isEmpty else { return "(inline: \(kind))" }
+        let listed = names.prefix(3).map { "`\($0)`" }.joined(separator: ", ")
+        return "(inline \(kind) with \(listed)\(names.count > 3 ? ", …" : ""))"
+    }
+
+    /// What identifies a member for matching: `$ref` name (old names mapped through renames).
+    private func refKey(_ schema: Schema, old isOld: Bool) -> String? {
+        schema.ref.map { "$" + (isOld ? (renames[$0] ?? $0) : $0) }
+    }
+
+    /// Whether a union `shape` has a variant that is `key` (`$Name`), a single schema that became
+    /// that union.
+    private func becameUnion(of key: String, _ shape: SchemaShape, old isOld: Bool) -> Bool {
+        guard shape.variants.count >= 2 else { return false }
+        return shape.variants.contains { refKey($0, old: isOld) == key }
+    }
+
+    /// Reports each variant of a union that a single schema became (except the one that is the
+    /// old schema) as added; the Swift type becomes an enum of cases, which the entry says.
+    private mutating func reportBecameUnion(
+        _ single: String, _ variants: [Schema], except key: String?, _ directions: UsageDirections,
+        union: String? = nil
     ) {
-        guard !originalBefore.isEmpty || !originalAfter.isEmpty else { return }
-        var before = originalBefore
-        var after = originalAfter
+        for variant in variants where key == nil || refKey(variant, old: false) != key {
+            emit(
+                "union-variant-added", variant.location.pointer, .new,
+                "\(single) became a union\(union.map { " (\($0))" } ?? ""): variant "
+                    + "\(describe(variant, in: new)) added (the Swift type changes from a single type to an enum of cases)",
+                directions, swiftSeverity: .breaking, at: variant)
+        }
+    }
+
+    /// The mirror of ``reportBecameUnion``: a union that became one of its variants.
+    private mutating func reportBecameSingle(
+        _ single: String, _ variants: [Schema], except key: String?, _ directions: UsageDirections,
+        union: String? = nil
+    ) {
+        for variant in variants where key == nil || refKey(variant, old: true) != key {
+            emit(
+                "union-variant-removed", variant.location.pointer, .old,
+                "\(union.map { "the union \($0)" } ?? "a union") became \(single): variant "
+                    + "\(describe(variant, in: old)) removed (the Swift type changes from an enum of cases to a single type)",
+                directions, swiftSeverity: .breaking, at: variant)
+        }
+    }
+
+    /// An old schema that is not a union compared with a new union: when one variant is the old
+    /// schema (same `$ref`, discriminating constant or shape), the change is the union's other
+    /// variants being added. Returns false when no variant matches (a plain type change).
+    private mutating func singleBecameUnion(
+        _ original: Schema, _ sb: SchemaShape, _ directions: UsageDirections
+    ) -> Bool {
+        let pairs = matchedPairs([original], sb.variants)
+        guard let pair = pairs.first else { return false }
+        let others = sb.variants.enumerated().filter { $0.offset != pair.1 }.map(\.element)
+        compare(original, sb.variants[pair.1], directions)
+        reportBecameUnion(
+            "the value", others, except: nil, directions)
+        return true
+    }
+
+    /// The mirror of ``singleBecameUnion(_:_:_:)``.
+    private mutating func unionBecameSingle(
+        _ sa: SchemaShape, _ original: Schema, _ directions: UsageDirections
+    ) -> Bool {
+        let pairs = matchedPairs(sa.variants, [original])
+        guard let pair = pairs.first else { return false }
+        let others = sa.variants.enumerated().filter { $0.offset != pair.0 }.map(\.element)
+        compare(sa.variants[pair.0], original, directions)
+        reportBecameSingle(
+            "a single value", others, except: nil, directions)
+        return true
+    }
+
+    /// Pairs old and new members: by `$ref` name (renames applied), then by discriminating
+    /// constant, then by identical shape, then by similar shape (same kind and at least half of
+    /// the property names shared, most similar first; without properties, the only member of its
+    /// kind on each side). Never by position.
+    private mutating func matchedPairs(_ before: [Schema], _ after: [Schema]) -> [(Int, Int)] {
         var unmatchedOld = Array(before.indices)
         var unmatchedNew = Array(after.indices)
         var pairs: [(Int, Int)] = []
-        func pass(_ keyOld: (Schema) -> String?, _ keyNew: (Schema) -> String?) {
+        func pass(_ keyOld: (Int) -> String?, _ keyNew: (Int) -> String?) {
             var byKey: [String: [Int]] = [:]
             for index in unmatchedNew {
-                if let key = keyNew(after[index]) { byKey[key, default: []].append(index) }
+                if let key = keyNew(index) { byKey[key, default: []].append(index) }
             }
             var remaining: [Int] = []
+            var taken: Set<Int> = []
             for index in unmatchedOld {
-                if let key = keyOld(before[index]), var candidates = byKey[key], !candidates.isEmpty {
+                if let key = keyOld(index), var candidates = byKey[key], !candidates.isEmpty {
                     let match = candidates.removeFirst()
                     byKey[key] = candidates
                     pairs.append((index, match))
-                    unmatchedNew.removeAll { $0 == match }
+                    taken.insert(match)
                 } else {
                     remaining.append(index)
                 }
             }
             unmatchedOld = remaining
+            unmatchedNew.removeAll { taken.contains($0) }
         }
-        let renames = self.renames
-        pass({ $0.ref.map { "$" + (renames[$0] ?? $0) } }, { $0.ref.map { "$" + $0 } })
+        pass({ self.refKey(before[$0], old: true) }, { self.refKey(after[$0], old: false) })
         let old = self.old
         let new = self.new
-        // A variant that references a pure union, with no partner, is flattened into its variants:
-        // the same JSON on the wire, but the Swift case for the nested union goes or comes.
-        if union {
-            for _ in 0..<3 {
-                var expanded = false
-                for index in unmatchedOld {
-                    guard let variants = pureUnionTarget(before[index], in: old) else { continue }
-                    emit(
-                        "union-variant-removed", before[index].location.pointer, .old,
-                        "variant `$ref` \(before[index].ref!) flattened into its \(variants.count) variants", []
-                    )
-                    unmatchedOld.removeAll { $0 == index }
-                    unmatchedOld += before.count..<(before.count + variants.count)
-                    before += variants
-                    expanded = true
+        pass(
+            { self.discriminatorValue(before[$0], in: old) }, { self.discriminatorValue(after[$0], in: new) })
+        guard !unmatchedOld.isEmpty, !unmatchedNew.isEmpty else { return pairs }
+        func resolved(_ schema: Schema, _ document: OpenAPIDocument) -> Schema {
+            schema.ref.flatMap { document.schema(named: $0) } ?? schema
+        }
+        var fingerprintsOld: [Int: String] = [:]
+        var fingerprintsNew: [Int: String] = [:]
+        for index in unmatchedOld { fingerprintsOld[index] = fingerprint(resolved(before[index], old)) }
+        for index in unmatchedNew { fingerprintsNew[index] = fingerprint(resolved(after[index], new)) }
+        pass({ fingerprintsOld[$0] }, { fingerprintsNew[$0] })
+        guard !unmatchedOld.isEmpty, !unmatchedNew.isEmpty else { return pairs }
+        // Similar shapes: inline members only (a `$ref` to another component is another thing).
+        struct Profile {
+            var kind: String
+            var names: Set<String>
+        }
+        func profile(_ schema: Schema, _ document: OpenAPIDocument) -> Profile {
+            Profile(
+                kind: Self.kindName(SchemaShape(schema)),
+                names: Set(
+                    Self.effectiveProperties(schema, origin: nil, in: document) { $0 }.properties.map(\.name)))
+        }
+        let inlineOld = unmatchedOld.filter { before[$0].ref == nil }
+        let inlineNew = unmatchedNew.filter { after[$0].ref == nil }
+        let profilesOld = Dictionary(uniqueKeysWithValues: inlineOld.map { ($0, profile(before[$0], old)) })
+        let profilesNew = Dictionary(uniqueKeysWithValues: inlineNew.map { ($0, profile(after[$0], new)) })
+        var candidates: [(score: Double, old: Int, new: Int)] = []
+        for i in inlineOld {
+            for j in inlineNew {
+                let p = profilesOld[i]!
+                let q = profilesNew[j]!
+                guard p.kind == q.kind else { continue }
+                if p.names.isEmpty && q.names.isEmpty {
+                    let sameKindOld = inlineOld.filter { profilesOld[$0]!.kind == p.kind }.count
+                    let sameKindNew = inlineNew.filter { profilesNew[$0]!.kind == p.kind }.count
+                    if sameKindOld == 1 && sameKindNew == 1 { candidates.append((1, i, j)) }
+                    continue
                 }
-                for index in unmatchedNew {
+                let shared = Double(p.names.intersection(q.names).count)
+                let score = shared / Double(p.names.union(q.names).count)
+                if score >= 0.5 { candidates.append((score, i, j)) }
+            }
+        }
+        candidates.sort { ($0.score, -$0.old, -$0.new) > ($1.score, -$1.old, -$1.new) }
+        var usedOld: Set<Int> = []
+        var usedNew: Set<Int> = []
+        for candidate in candidates
+        where !usedOld.contains(candidate.old) && !usedNew.contains(candidate.new) {
+            usedOld.insert(candidate.old)
+            usedNew.insert(candidate.new)
+            pairs.append((candidate.old, candidate.new))
+        }
+        return pairs
+    }
+
+    /// Matches union variants by ``matchedPairs(_:_:)``, compares the matched pairs and reports
+    /// the rest as added or removed. A variant that references a pure union and has no partner
+    /// is flattened into that union's variants first (the same JSON on the wire; the Swift case
+    /// for the nested union goes or comes).
+    private mutating func matchMembers(
+        _ originalBefore: [Schema], _ originalAfter: [Schema], _ directions: UsageDirections,
+        pointer: String
+    ) {
+        guard !originalBefore.isEmpty || !originalAfter.isEmpty else { return }
+        var before = originalBefore
+        var after = originalAfter
+        var pairs = matchedPairs(before, after)
+        for _ in 0..<16 {
+            let pairedOld = Set(pairs.map(\.0))
+            let pairedNew = Set(pairs.map(\.1))
+            var expanded = false
+            for index in before.indices where !pairedOld.contains(index) {
+                guard let variants = pureUnionTarget(before[index], in: old) else { continue }
+                emit(
+                    "union-variant-removed", before[index].location.pointer, .old,
+                    "variant `\(before[index].ref!)` was flattened into its \(variants.count) variants", [],
+                    at: before[index])
+                before.remove(at: index)
+                before += variants
+                expanded = true
+                break
+            }
+            if !expanded {
+                for index in after.indices where !pairedNew.contains(index) {
                     guard let variants = pureUnionTarget(after[index], in: new) else { continue }
                     emit(
                         "union-variant-added", after[index].location.pointer, .new,
-                        "variants grouped as `$ref` \(after[index].ref!)", [])
-                    unmatchedNew.removeAll { $0 == index }
-                    unmatchedNew += after.count..<(after.count + variants.count)
+                        "variants were grouped as `\(after[index].ref!)`", [], at: after[index])
+                    after.remove(at: index)
                     after += variants
                     expanded = true
+                    break
                 }
-                guard expanded else { break }
-                pass({ $0.ref.map { "$" + (renames[$0] ?? $0) } }, { $0.ref.map { "$" + $0 } })
             }
+            guard expanded else { break }
+            pairs = matchedPairs(before, after)
         }
-        pass({ self.discriminatorValue($0, in: old) }, { self.discriminatorValue($0, in: new) })
-        var fingerprintsOld: [Int: String] = [:]
-        var fingerprintsNew: [Int: String] = [:]
-        for index in unmatchedOld {
-            fingerprintsOld[index] = fingerprint(
-                before[index].ref.flatMap { old.schema(named: $0) } ?? before[index])
-        }
-        for index in unmatchedNew {
-            fingerprintsNew[index] = fingerprint(
-                after[index].ref.flatMap { new.schema(named: $0) } ?? after[index])
-        }
-        let byIdentityOld = Dictionary(
-            uniqueKeysWithValues: unmatchedOld.map { (ObjectIdentifier(before[$0]), $0) })
-        let byIdentityNew = Dictionary(
-            uniqueKeysWithValues: unmatchedNew.map { (ObjectIdentifier(after[$0]), $0) })
-        pass(
-            { byIdentityOld[ObjectIdentifier($0)].flatMap { fingerprintsOld[$0] } },
-            { byIdentityNew[ObjectIdentifier($0)].flatMap { fingerprintsNew[$0] } })
-        // The same number of inline members left on both sides: compare them in order.
-        if !unmatchedOld.isEmpty, unmatchedOld.count == unmatchedNew.count,
-            unmatchedOld.allSatisfy({ before[$0].ref == nil }),
-            unmatchedNew.allSatisfy({ after[$0].ref == nil })
-        {
-            pairs.append(contentsOf: zip(unmatchedOld, unmatchedNew).map { ($0, $1) })
-            unmatchedOld = []
-            unmatchedNew = []
-        }
+        let openness = Openness(
+            removals: after.contains { takesAnyString($0, in: new) },
+            additions: before.contains { takesAnyString($0, in: old) })
         for (oldIndex, newIndex) in pairs.sorted(by: { $0.0 < $1.0 }) {
-            compare(before[oldIndex], after[newIndex], directions)
+            compare(before[oldIndex], after[newIndex], directions, openness: openness)
         }
-        let noun = "variant"
-        for index in unmatchedOld {
+        let pairedOld = Set(pairs.map(\.0))
+        let pairedNew = Set(pairs.map(\.1))
+        for index in before.indices where !pairedOld.contains(index) {
             emit(
                 "union-variant-removed", before[index].location.pointer, .old,
-                "\(noun) \(describe(before[index], in: old)) removed", directions)
+                "variant \(describe(before[index], in: old)) removed", directions, at: before[index])
         }
-        for index in unmatchedNew {
+        for index in after.indices where !pairedNew.contains(index) {
             emit(
                 "union-variant-added", after[index].location.pointer, .new,
-                "\(noun) \(describe(after[index], in: new)) added", directions)
+                "variant \(describe(after[index], in: new)) added", directions, at: after[index])
         }
     }
 }

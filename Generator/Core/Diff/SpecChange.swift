@@ -70,6 +70,12 @@ public struct SpecChange: Hashable, Sendable {
     public var message: String
     /// The verdict per audience, in ``ChangeAudience`` order.
     public var judgements: [ChangeJudgement]
+    /// 1-based line in the new spec: where the change is, or for something removed, where the
+    /// nearest enclosing thing that remains (the schema that lost a property) is; nil when the
+    /// new spec has nothing there.
+    public var line: Int?
+    /// 1-based column on ``line``.
+    public var column: Int?
 
     /// The worst verdict over all audiences (`info` when there is none).
     public var severity: ChangeSeverity { judgements.map(\.severity).max() ?? .info }
@@ -82,10 +88,14 @@ public struct SpecChange: Hashable, Sendable {
     ///   - swiftDeclaration: The affected Swift declaration, if any.
     ///   - message: What changed.
     ///   - judgements: Verdicts per audience.
+    ///   - line: 1-based line in the new spec, if known.
+    ///   - column: 1-based column in the new spec, if known.
     public init(
         kind: String, pointer: String, area: String, swiftDeclaration: String?, message: String,
-        judgements: [ChangeJudgement]
+        judgements: [ChangeJudgement], line: Int? = nil, column: Int? = nil
     ) {
+        self.line = line
+        self.column = column
         self.kind = kind
         self.pointer = pointer
         self.area = area

@@ -10,6 +10,10 @@ public struct SpecDiffReport: Sendable {
         case markdown
         /// One JSON object: `changes` and `summary` (the interface the project's checks use).
         case json
+        /// GitHub Actions workflow commands: `::error` per breaking change and `::warning` per
+        /// warning, each on the new spec's line (`file=`, `line=`, `col=`), then one `::notice`
+        /// with the counts. See GitHub's "Workflow commands for GitHub Actions".
+        case github
     }
 
     /// Counts of changes.
@@ -36,6 +40,13 @@ public struct SpecDiffReport: Sendable {
     public var oldFile: String
     /// The new spec's path as given.
     public var newFile: String
+    /// How reports name the old spec (a commit or URL); defaults to ``oldFile``, or its file
+    /// name when it sits in a temporary folder.
+    public var oldLabel: String
+    /// How reports name the new spec; defaults like ``oldLabel``.
+    public var newLabel: String
+    /// The file GitHub annotations point at (`--format github`); defaults to ``newFile``.
+    public var annotationFile: String
     /// The changes: breaking first, then by area, pointer and kind.
     public var changes: [SpecChange]
 
@@ -47,6 +58,9 @@ public struct SpecDiffReport: Sendable {
     public init(oldFile: String, newFile: String, changes: [SpecChange]) {
         self.oldFile = oldFile
         self.newFile = newFile
+        oldLabel = Self.defaultLabel(oldFile)
+        newLabel = Self.defaultLabel(newFile)
+        annotationFile = newFile
         self.changes = changes.sorted { a, b in
             if a.severity != b.severity { return a.severity > b.severity }
             if a.area != b.area { return a.area < b.area }
@@ -54,6 +68,17 @@ public struct SpecDiffReport: Sendable {
             if a.kind != b.kind { return a.kind < b.kind }
             return a.message < b.message
         }
+    }
+
+    /// `path` unless it is in a temporary folder (`/tmp`, `/var/tmp`, `$TMPDIR`), where only its
+    /// file name is meaningful to a reader.
+    static func defaultLabel(_ path: String) -> String {
+        var temporary = ["/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/var/folders/"]
+        if let folder = ProcessInfo.processInfo.environment["TMPDIR"], folder.hasPrefix("/") {
+            temporary.append(folder.hasSuffix("/") ? folder : folder + "/")
+        }
+        guard temporary.contains(where: { path.hasPrefix($0) }) else { return path }
+        return String(path.split(separator: "/").last ?? Substring(path))
     }
 
     /// Counts by worst verdict.
@@ -78,6 +103,20 @@ public struct SpecDiffReport: Sendable {
         changes.contains { $0.severity >= threshold }
     }
 
+    /// Whether a change reaches `threshold` for one of `audiences`.
+    /// - Parameters:
+    ///   - threshold: The least severity that counts.
+    ///   - audiences: The audiences whose verdicts count (e.g. `[.swift]` fails on Swift-API
+    ///     breaks only).
+    /// - Returns: Whether some change's verdict for one of `audiences` is at least `threshold`.
+    public func hasChanges(atLeast threshold: ChangeSeverity, for audiences: Set<ChangeAudience>)
+        -> Bool
+    {
+        changes.contains { change in
+            change.judgements.contains { audiences.contains($0.audience) && $0.severity >= threshold }
+        }
+    }
+
     /// The report as text.
     /// - Parameters:
     ///   - format: The format.
@@ -87,6 +126,7 @@ public struct SpecDiffReport: Sendable {
         case .text: renderText()
         case .markdown: renderMarkdown()
         case .json: renderJSON()
+        case .github: renderGitHub()
         }
     }
 
@@ -104,7 +144,7 @@ public struct SpecDiffReport: Sendable {
 
     private func renderText() -> String {
         var lines = [
-            "openai-generator diff \(oldFile) → \(newFile)", "changes: \(changes.count); \(summaryLine)",
+            "openai-generator diff \(oldLabel) → \(newLabel)", "changes: \(changes.count); \(summaryLine)",
         ]
         for change in changes {
             var line =
@@ -116,64 +156,6 @@ public struct SpecDiffReport: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private func renderMarkdown() -> String {
-        let counts = counts
-        var lines = [
-            "## OpenAPI spec changes",
-            "",
-            "`\(oldFile)` → `\(newFile)`",
-            "",
-            "**Summary: \(summaryLine).**",
-            "",
-        ]
-        if changes.isEmpty {
-            lines.append("No changes.")
-            return lines.joined(separator: "\n") + "\n"
-        }
-        lines += ["| Area | Breaking | Warning | Info |", "|---|---:|---:|---:|"]
-        for (area, areaCounts) in countsByArea {
-            lines.append(
-                "| \(area) | \(areaCounts.breaking) | \(areaCounts.warning) | \(areaCounts.info) |")
-        }
-        lines.append(
-            "| **Total** | **\(counts.breaking)** | **\(counts.warning)** | **\(counts.info)** |")
-        lines += [
-            "",
-            "Breaking is judged for the wire (JSON the caller sends: `wire-request`; JSON the caller reads: "
-                + "`wire-response`) and for the generated Swift API (`swift`: what stops compiling).",
-        ]
-        for severity in ChangeSeverity.allCases.reversed() {
-            let group = changes.filter { $0.severity == severity }
-            guard !group.isEmpty else { continue }
-            lines += [
-                "",
-                "<details\(severity == .breaking ? " open" : "")><summary>\(Self.title(severity)) (\(group.count))</summary>",
-                "",
-            ]
-            for change in group {
-                var line =
-                    "- **\(change.area)** `\(change.kind)` \(Self.escape(change.message)) — `\(change.pointer)`"
-                if let swift = change.swiftDeclaration { line += " — Swift `\(swift)`" }
-                if !change.judgements.isEmpty { line += " (\(Self.verdicts(change)))" }
-                lines.append(line)
-            }
-            lines += ["", "</details>"]
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func title(_ severity: ChangeSeverity) -> String {
-        switch severity {
-        case .breaking: "Breaking"
-        case .warning: "Warnings"
-        case .info: "Non-breaking"
-        }
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "<", with: "&lt;")
-    }
-
     private struct JSONReport: Encodable {
         struct Change: Encodable {
             var kind: String
@@ -183,6 +165,8 @@ public struct SpecDiffReport: Sendable {
             var area: String
             var swift: String?
             var judgements: [String: String]
+            var line: Int?
+            var column: Int?
 
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
@@ -193,10 +177,12 @@ public struct SpecDiffReport: Sendable {
                 try container.encode(area, forKey: .area)
                 try container.encode(swift, forKey: .swift)
                 try container.encode(judgements, forKey: .judgements)
+                try container.encode(line, forKey: .line)
+                try container.encode(column, forKey: .column)
             }
 
             enum CodingKeys: String, CodingKey {
-                case kind, pointer, severity, message, area, swift, judgements
+                case kind, pointer, severity, message, area, swift, judgements, line, column
             }
         }
 
@@ -223,7 +209,7 @@ public struct SpecDiffReport: Sendable {
             ]
         }
         let report = JSONReport(
-            old: oldFile, new: newFile,
+            old: oldLabel, new: newLabel,
             summary: JSONReport.Summary(
                 breaking: counts.breaking, warning: counts.warning, info: counts.info, total: counts.total,
                 byArea: byArea),
@@ -233,7 +219,7 @@ public struct SpecDiffReport: Sendable {
                     message: change.message, area: change.area, swift: change.swiftDeclaration,
                     judgements: Dictionary(
                         change.judgements.map { ($0.audience.rawValue, $0.severity.rawValue) },
-                        uniquingKeysWith: { first, _ in first }))
+                        uniquingKeysWith: { first, _ in first }), line: change.line, column: change.column)
             })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

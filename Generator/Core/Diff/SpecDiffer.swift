@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPI
+import YAML
 
 /// Compares two OpenAPI documents: operations, parameters, bodies, responses, component
 /// schemas (with rename detection by equal shape) and webhooks, and judges each change for the
@@ -62,25 +63,68 @@ public struct SpecDiffer: Sendable {
     func compare(old: TranslatedSpec, new: TranslatedSpec) -> SpecDiffReport {
         var run = DiffRun(old: old, new: new)
         run.run()
-        let changes = run.findings.map { judge($0, old: run.oldIndex, new: run.newIndex) }
+        let marks = PointerMarks(new.document)
+        let changes = run.findings.map {
+            judge($0, old: run.oldIndex, new: run.newIndex, marks: marks)
+        }
         return SpecDiffReport(oldFile: old.document.file, newFile: new.document.file, changes: changes)
     }
 
-    private func judge(_ finding: DiffFinding, old: SwiftNameIndex, new: SwiftNameIndex) -> SpecChange {
+    private func judge(
+        _ finding: DiffFinding, old: SwiftNameIndex, new: SwiftNameIndex, marks: PointerMarks
+    ) -> SpecChange {
         var judgements: [ChangeJudgement] = []
         for audience in finding.directions.audiences {
             if let severity = configuration.severity(kind: finding.kind, audience: audience) {
                 judgements.append(ChangeJudgement(audience: audience, severity: severity))
             }
         }
-        if finding.swift, let severity = configuration.severity(kind: finding.kind, audience: .swift) {
+        if finding.swift,
+            let severity = configuration.severity(
+                kind: finding.kind, audience: .swift, instead: finding.swiftSeverity)
+        {
             judgements.append(ChangeJudgement(audience: .swift, severity: severity))
         }
         let index = finding.side == .old ? old : new
+        let mark = (finding.side == .new ? finding.mark : nil) ?? marks.nearest(to: finding.pointer)
         return SpecChange(
             kind: finding.kind, pointer: finding.pointer, area: index.area(at: finding.pointer),
             swiftDeclaration: finding.swiftDeclaration ?? index.declaration(at: finding.pointer),
-            message: finding.message, judgements: judgements)
+            message: finding.message, judgements: judgements, line: mark?.line, column: mark?.column)
+    }
+}
+
+/// Lines of the new spec's operations, parameters, webhooks, component schemas and their
+/// properties by JSON pointer, for changes that carry no position of their own (and removals,
+/// which point into the old spec).
+struct PointerMarks {
+    private var marks: [String: Mark] = [:]
+
+    init(_ document: OpenAPIDocument) {
+        for (_, schema) in document.schemas {
+            marks[schema.location.pointer] = schema.location.mark
+            for (_, property) in schema.properties {
+                marks[property.location.pointer] = property.location.mark
+            }
+        }
+        for operation in document.operations {
+            marks[operation.location.pointer] = operation.location.mark
+            for parameter in operation.parameters {
+                marks[parameter.source.pointer] = parameter.source.mark
+            }
+        }
+        for webhook in document.webhooks { marks[webhook.location.pointer] = webhook.location.mark }
+    }
+
+    /// The mark of `pointer` or of its nearest ancestor that has one.
+    func nearest(to pointer: String) -> Mark? {
+        var current = Substring(pointer)
+        while !current.isEmpty {
+            if let mark = marks[String(current)] { return mark }
+            guard let slash = current.lastIndex(of: "/") else { break }
+            current = current[..<slash]
+        }
+        return nil
     }
 }
 

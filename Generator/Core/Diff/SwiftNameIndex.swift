@@ -50,12 +50,24 @@ struct SwiftNameIndex {
         }
     }
 
-    /// `post /chat/completions` with path parameter names blanked, so renaming `{id}` is no change.
+    /// `post /chat/completions` with path parameter names blanked, so renaming `{id}` is no change;
+    /// everything else stays, so `/responses/{id}?beta=true` pairs with itself, not with
+    /// `/responses/{id}`.
     static func operationKey(_ operation: Operation) -> String {
-        let path = operation.path.split(separator: "/", omittingEmptySubsequences: false).map {
-            $0.hasPrefix("{") ? "{}" : String($0)
+        var key = operation.method + " "
+        var inBraces = false
+        for character in operation.path {
+            switch character {
+            case "{":
+                inBraces = true
+                key += "{}"
+            case "}":
+                inBraces = false
+            default:
+                if !inBraces { key.append(character) }
+            }
         }
-        return operation.method + " " + path.joined(separator: "/")
+        return key
     }
 
     /// `client.chat.completions.create(model:messages:)`-like spelling of a client method.
