@@ -4,11 +4,20 @@
 # Usage: Scripts/fetch-spec.sh            (no arguments; works from any directory)
 #
 # Source, in order:
-#   1. $SPEC_SOURCE when set (a file path or an http(s) URL; used by tests and for offline mirrors);
-#   2. ../shared/spec/openapi.yaml beside the repository, when it exists;
-#   3. the `url` in Spec/lock.json, downloaded with curl.
+#   1. $SPEC_SOURCE when set (a file path or an http(s) URL; used by tests and for offline mirrors): the only source
+#      then, and it must have the locked hash;
+#   2. otherwise the first of these local files whose sha256 is the lock's (files whose size differs from the lock's
+#      `size` are skipped without being read):
+#        ../shared/spec/openapi.yaml beside the repository,
+#        every ../shared/spec/history/*.yaml,
+#        the spec cache, $OPENAI_SPEC_CACHE/<sha256>.yaml
+#          (default ${XDG_CACHE_HOME:-$HOME/.cache}/openai-swift/specs; Scripts/update-spec.sh puts every spec it
+#          moves to there, and a successful download below is put there too);
+#   3. the `url` in Spec/lock.json, downloaded with curl (a lock written with update-spec.sh --allow-local-source may
+#      name a file instead: a path relative to the repository).
 # The file's sha256 must equal the lock's `sha256`; otherwise the script exits 1 and leaves no file at
 # Spec/openapi.yaml. When Spec/openapi.yaml already has the locked hash, nothing is done.
+# Environment: SPEC_SOURCE, OPENAI_SPEC_CACHE, XDG_CACHE_HOME (see above).
 #
 # Exit status: 0 the locked spec is in place; 1 hash mismatch, download or copy failure; 2 usage error.
 set -euo pipefail
@@ -21,16 +30,19 @@ fi
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 LOCK="$ROOT/Spec/lock.json"
 DEST="$ROOT/Spec/openapi.yaml"
-SHARED_SPEC="$ROOT/../shared/spec/openapi.yaml"
+SHARED_SPEC_DIR="$ROOT/../shared/spec"
 
 if [[ ! -f "$LOCK" ]]; then
     echo "fetch-spec: missing lock file $LOCK" >&2
     exit 1
 fi
 
-# Reads one string field of the lock with python3's json module.
+# Reads one field of the lock with python3's json module (empty when absent or null).
 lock_field() {
-    python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$LOCK" "$1"
+    python3 -c '
+import json, sys
+value = json.load(open(sys.argv[1])).get(sys.argv[2])
+print("" if value is None else value)' "$LOCK" "$1"
 }
 
 # Prints the sha256 (hex) of a file.
@@ -45,8 +57,14 @@ print(h.hexdigest())' "$1"
 }
 
 EXPECTED_SHA="$(lock_field sha256)"
+EXPECTED_SIZE="$(lock_field size)"
 LOCK_URL="$(lock_field url)"
 LOCK_COMMIT="$(lock_field commit)"
+if [[ ! "$EXPECTED_SHA" =~ ^[0-9a-f]{64}$ ]]; then
+    echo "fetch-spec: Spec/lock.json has no valid sha256 ('$EXPECTED_SHA')" >&2
+    exit 1
+fi
+SPEC_CACHE="${OPENAI_SPEC_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/openai-swift/specs}"
 
 if [[ -f "$DEST" ]]; then
     current="$(sha256_of "$DEST")"
@@ -74,6 +92,45 @@ download() {
     fi
 }
 
+# Copies the first candidate file whose size and sha256 are the lock's into $TMP, hashing while copying (each file
+# is read once; one whose size differs is not read at all). Prints the path found; exits 1 when none matches.
+find_local_copy() {
+    python3 - "$TMP" "$EXPECTED_SHA" "$EXPECTED_SIZE" "$@" <<'PY'
+import hashlib, os, sys
+tmp, sha, size, candidates = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+size = int(size) if size.isdigit() else None
+for path in candidates:
+    try:
+        if not os.path.isfile(path) or (size is not None and os.path.getsize(path) != size):
+            continue
+        h = hashlib.sha256()
+        with open(path, "rb") as source, open(tmp, "wb") as out:
+            for chunk in iter(lambda: source.read(1 << 20), b""):
+                h.update(chunk)
+                out.write(chunk)
+    except OSError as error:
+        print(f"fetch-spec: cannot read {path}: {error}", file=sys.stderr)
+        continue
+    if h.hexdigest() == sha:
+        print(path)
+        sys.exit(0)
+sys.exit(1)
+PY
+}
+
+# Shows a path under the repository's parent folder as ../NAME/… (how the documentation names ../shared).
+display_path() {
+    local parent
+    parent="$(dirname "$ROOT")"
+    case "$1" in
+        "$ROOT"/../*) printf '..%s\n' "${1#"$ROOT"/..}" ;;
+        "$parent"/*) printf '..%s\n' "${1#"$parent"}" ;;
+        *) printf '%s\n' "$1" ;;
+    esac
+}
+
+TRIED=()
+SOURCE_DESC=""
 if [[ -n "${SPEC_SOURCE:-}" ]]; then
     case "$SPEC_SOURCE" in
         http://* | https://*)
@@ -90,13 +147,45 @@ if [[ -n "${SPEC_SOURCE:-}" ]]; then
             SOURCE_DESC="$SPEC_SOURCE"
             ;;
     esac
-elif [[ -f "$SHARED_SPEC" ]]; then
-    echo "fetch-spec: copying ../shared/spec/openapi.yaml"
-    cat "$SHARED_SPEC" >"$TMP"
-    SOURCE_DESC="../shared/spec/openapi.yaml"
 else
-    download "$LOCK_URL" || exit 1
-    SOURCE_DESC="$LOCK_URL"
+    CANDIDATES=("$SHARED_SPEC_DIR/openapi.yaml")
+    if [[ -d "$SHARED_SPEC_DIR/history" ]]; then
+        while IFS= read -r file; do
+            CANDIDATES+=("$file")
+        done < <(find "$SHARED_SPEC_DIR/history" -maxdepth 1 -type f -name '*.yaml' | LC_ALL=C sort)
+    fi
+    if [[ -n "$SPEC_CACHE" ]]; then
+        CANDIDATES+=("$SPEC_CACHE/$EXPECTED_SHA.yaml")
+    fi
+    if found="$(find_local_copy "${CANDIDATES[@]}")"; then
+        SOURCE_DESC="$(display_path "$found")"
+        echo "fetch-spec: found the locked spec at $SOURCE_DESC (sha256 matches)"
+    else
+        TRIED=("../shared/spec/openapi.yaml" "../shared/spec/history/*.yaml" "${SPEC_CACHE:-(no cache folder)}/$EXPECTED_SHA.yaml")
+        echo "fetch-spec: not found locally (looked in ${TRIED[*]})"
+        case "$LOCK_URL" in
+            http://* | https://*)
+                download "$LOCK_URL" || exit 1
+                SOURCE_DESC="$LOCK_URL"
+                ;;
+            "")
+                echo "fetch-spec: Spec/lock.json has no url to download from" >&2
+                exit 1
+                ;;
+            *)
+                # A lock written with update-spec.sh --allow-local-source names a file, relative to the repository.
+                local_path="$LOCK_URL"
+                [[ "$local_path" == /* ]] || local_path="$ROOT/$local_path"
+                if [[ ! -f "$local_path" ]]; then
+                    echo "fetch-spec: the lock's url $LOCK_URL is not a file (looked at $local_path)" >&2
+                    exit 1
+                fi
+                echo "fetch-spec: copying $LOCK_URL (the lock's url)"
+                cat "$local_path" >"$TMP"
+                SOURCE_DESC="$LOCK_URL"
+                ;;
+        esac
+    fi
 fi
 
 actual="$(sha256_of "$TMP")"
@@ -110,6 +199,9 @@ if [[ "$actual" != "$EXPECTED_SHA" ]]; then
         echo "fetch-spec: REFUSED: the spec from $SOURCE_DESC does not match Spec/lock.json."
         echo "  expected sha256 $EXPECTED_SHA"
         echo "  actual   sha256 $actual"
+        if [[ ${#TRIED[@]} -gt 0 ]]; then
+            echo "  no local copy had the locked hash either (${TRIED[*]})."
+        fi
         echo "  Spec/openapi.yaml was not written$stale_note."
         echo "  To move to a new spec on purpose, use Scripts/update-spec.sh."
     } >&2
@@ -117,7 +209,17 @@ if [[ "$actual" != "$EXPECTED_SHA" ]]; then
 fi
 
 chmod 644 "$TMP"
+# A downloaded spec goes into the cache too, so the next checkout on this machine need not download it.
+if [[ "$SOURCE_DESC" == "$LOCK_URL" && "$LOCK_URL" == http* && -n "$SPEC_CACHE" ]]; then
+    if mkdir -p "$SPEC_CACHE" 2>/dev/null && cp "$TMP" "$SPEC_CACHE/.$EXPECTED_SHA.yaml.$$" 2>/dev/null \
+        && mv -f "$SPEC_CACHE/.$EXPECTED_SHA.yaml.$$" "$SPEC_CACHE/$EXPECTED_SHA.yaml"; then
+        echo "fetch-spec: cached as $SPEC_CACHE/$EXPECTED_SHA.yaml"
+    else
+        rm -f "$SPEC_CACHE/.$EXPECTED_SHA.yaml.$$"
+        echo "fetch-spec: warning: could not write the spec cache $SPEC_CACHE (continuing)" >&2
+    fi
+fi
 mv -f "$TMP" "$DEST"
 trap - EXIT
 size="$(python3 -c 'import os, sys; print(os.path.getsize(sys.argv[1]))' "$DEST")"
-echo "fetch-spec: wrote Spec/openapi.yaml ($size bytes, sha256 $EXPECTED_SHA, commit ${LOCK_COMMIT:0:7})."
+echo "fetch-spec: wrote Spec/openapi.yaml ($size bytes, sha256 $EXPECTED_SHA, commit ${LOCK_COMMIT:0:7}) from $SOURCE_DESC."

@@ -2,10 +2,12 @@
 # The one test command: everything CI checks, in order, stopping at the first failure.
 #
 # Usage: Scripts/test.sh
-#   Steps: system packages, locked spec, Python test-server venv, build (with tests),
-#          `openai-generator check`, `swift test`, Scripts/check-history.sh.
+#   Steps: system packages, locked spec, Python venv (test servers, linters), GitHub workflows lint, build (with
+#          tests), `openai-generator check`, `swift test`, Scripts/test-update-spec.sh, Scripts/check-history.sh.
 # Environment:
 #   SKIP_HISTORY=1       skip Scripts/check-history.sh (it compiles the SDK once per historical spec: slow).
+#   SKIP_UPDATE_SPEC_TEST=1  skip Scripts/test-update-spec.sh (update-spec.sh and fetch-spec.sh end to end in a copy
+#                        of the repository, built in .build/update-spec-e2e: about 5 min cold, 2.5 min warm).
 #   SCRATCH_PATH=DIR     SwiftPM build folder instead of .build (passed as --scratch-path to every swift command).
 #   OPENAI_TEST_PYTHON   when already set, used as is and the venv step is skipped.
 # Exported for the tests: OPENAI_TEST_PYTHON (Scripts/.venv's python with every Scripts/*/requirements.txt installed,
@@ -189,6 +191,66 @@ PY
     echo "OPENAI_TEST_PYTHON=$OPENAI_TEST_PYTHON"
 }
 
+# --- (c2) GitHub workflows lint ----------------------------------------------------------------------
+
+# actionlint (Scripts/lint/requirements.txt, in Scripts/.venv) on .github/workflows/*.yml, with shellcheck on every
+# `run:` script when there is one (the venv's, else PATH's), and shellcheck on .github/scripts/*.sh. Any finding
+# fails the step. A missing actionlint skips the step outside CI and fails it when CI=true.
+step_lint_workflows() {
+    local actionlint="" shellcheck="" workflows=() scripts=() file
+    for file in "$ROOT"/.github/workflows/*.yml "$ROOT"/.github/workflows/*.yaml; do
+        if [[ -f "$file" ]]; then
+            workflows+=("${file#"$ROOT"/}")
+        fi
+    done
+    for file in "$ROOT"/.github/scripts/*.sh; do
+        if [[ -f "$file" ]]; then
+            scripts+=("${file#"$ROOT"/}")
+        fi
+    done
+    if [[ ${#workflows[@]} -eq 0 && ${#scripts[@]} -eq 0 ]]; then
+        echo "No .github/workflows/*.yml or .github/scripts/*.sh; nothing to lint."
+        return 0
+    fi
+    if [[ -x "$VENV/bin/actionlint" ]]; then
+        actionlint="$VENV/bin/actionlint"
+    elif command -v actionlint >/dev/null 2>&1; then
+        actionlint="$(command -v actionlint)"
+    fi
+    if [[ -x "$VENV/bin/shellcheck" ]]; then
+        shellcheck="$VENV/bin/shellcheck"
+    elif command -v shellcheck >/dev/null 2>&1; then
+        shellcheck="$(command -v shellcheck)"
+    fi
+    if [[ -z "$actionlint" ]]; then
+        echo "actionlint not found in Scripts/.venv (installed from Scripts/lint/requirements.txt by the venv step," \
+            "which OPENAI_TEST_PYTHON skips) nor on PATH." >&2
+        if [[ "${CI:-}" == "true" ]]; then
+            return 1
+        fi
+        echo "Workflows lint skipped (CI=true makes this a failure)."
+        return 0
+    fi
+    if [[ -z "$shellcheck" ]]; then
+        echo "shellcheck not found (Scripts/.venv, PATH): actionlint runs without checking the run: scripts," \
+            "and .github/scripts/*.sh are not checked. Debian: apt-get install shellcheck."
+    fi
+    if [[ ${#workflows[@]} -gt 0 ]]; then
+        # Named explicitly: actionlint finds .github/actionlint.yaml by itself only in a git checkout.
+        local config=()
+        if [[ -f "$ROOT/.github/actionlint.yaml" ]]; then
+            config=(-config-file .github/actionlint.yaml)
+        fi
+        echo "+ ${actionlint#"$ROOT"/} ${config[*]} -shellcheck=${shellcheck#"$ROOT"/} ${workflows[*]}"
+        "$actionlint" -no-color ${config[@]+"${config[@]}"} -shellcheck="$shellcheck" "${workflows[@]}"
+    fi
+    if [[ ${#scripts[@]} -gt 0 && -n "$shellcheck" ]]; then
+        echo "+ ${shellcheck#"$ROOT"/} ${scripts[*]}"
+        "$shellcheck" "${scripts[@]}"
+    fi
+    echo "Workflows lint: no findings (actionlint $("$actionlint" -version | head -n 1 | awk '{print $NF}'))."
+}
+
 # --- (d)-(g) -----------------------------------------------------------------------------------------
 
 step_build() {
@@ -208,6 +270,13 @@ step_swift_test() {
     swift test ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
 }
 
+step_update_spec() {
+    local bin_dir
+    bin_dir="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})"
+    echo "+ OPENAI_GENERATOR=$bin_dir/openai-generator Scripts/test-update-spec.sh"
+    OPENAI_GENERATOR="$bin_dir/openai-generator" "$ROOT/Scripts/test-update-spec.sh"
+}
+
 step_history() {
     echo "+ Scripts/check-history.sh"
     "$ROOT/Scripts/check-history.sh"
@@ -217,9 +286,15 @@ echo "test.sh: repository $ROOT (CI=${CI:-false})"
 run_step "System packages (libyaml-dev, libssl-dev)" step_system_packages
 run_step "Locked spec (Scripts/fetch-spec.sh)" "$ROOT/Scripts/fetch-spec.sh"
 run_step "Python venv for test servers" step_python_venv
+run_step "GitHub workflows lint (actionlint, shellcheck)" step_lint_workflows
 run_step "Build with tests (swift build --build-tests)" step_build
 run_step "Generated code matches the locked spec (openai-generator check)" step_check
 run_step "Tests (swift test)" step_swift_test
+if [[ "${SKIP_UPDATE_SPEC_TEST:-0}" == "1" ]]; then
+    printf '\n==> update-spec.sh end to end: skipped (SKIP_UPDATE_SPEC_TEST=1)\n'
+else
+    run_step "update-spec.sh and fetch-spec.sh end to end (Scripts/test-update-spec.sh)" step_update_spec
+fi
 if [[ "${SKIP_HISTORY:-0}" == "1" ]]; then
     printf '\n==> Historical specs: skipped (SKIP_HISTORY=1)\n'
 else

@@ -1,52 +1,263 @@
 #!/usr/bin/env bash
-# Moves the SDK to a new OpenAI spec in one step: diff against the locked spec, put the new spec in place,
-# regenerate Sources/OpenAI/Generated/, rewrite Spec/lock.json, check, and print a markdown change summary
-# ready for a pull request and a changelog.
+# Moves the SDK to a new OpenAI spec as one transaction. First it diffs the new spec against the locked one and
+# prints the markdown change summary (for the pull request and the changelog); then it puts the new spec at
+# Spec/openapi.yaml, rewrites Spec/lock.json, regenerates Sources/OpenAI/Generated/, runs `openai-generator check`,
+# builds every library target with the hand-written code (OpenAI, OpenAIRealtime) and runs the fast tests.
+# When any of those fails, or the run is interrupted (Ctrl-C, TERM), Sources/OpenAI/Generated/ (the whole folder:
+# files the new generation added are removed), Spec/openapi.yaml and Spec/lock.json are put back byte for byte and
+# the failure is explained: for a compile error, the hand-written files and lines, and the spec change that caused
+# each error when the diff can tell. (The Python parts are in Scripts/update-spec-helpers.py.)
 #
-# Usage: Scripts/update-spec.sh [--dry-run] NEW_SPEC_PATH_OR_URL
-#   --dry-run   only print the markdown summary; change no file.
+# Usage: Scripts/update-spec.sh [options] NEW_SPEC_PATH_OR_URL
+#   --commit SHA          the openai/openai-openapi commit (40 hex) the new spec is. Taken from the URL when it holds
+#                         40 hex; required for a local file (the lock's url is then the raw GitHub URL at that
+#                         commit) unless --allow-local-source.
+#   --date YYYY-MM-DD     the commit's date. Default: the date in the file name when it is a history name
+#                         (2026-08-13-855e5d4.yaml), or in the name of the file in ../shared/spec/history/ with the
+#                         same sha256; required otherwise.
+#   --url URL             the lock's url (http or https). Default: the URL given when it holds the commit, else
+#                         the raw URL at --commit.
+#   --allow-local-source  accept a local file without --commit: the lock's url is the path (relative to the
+#                         repository) and its commit the hex in a history file name, or empty. A path under a
+#                         temporary folder (/tmp, /var/tmp, $TMPDIR) is never written into the lock: give --url.
+#   --allow-older         continue although the new spec looks older than the locked one (by the dates, or by the
+#                         history file names); without it that is refused. The warning heads the summary either way.
+#   --keep-on-failure     when a step fails, keep the new spec, lock and generated code for fixing by hand
+#                         (an interrupt still rolls back).
+#   --dry-run             print the summary only (with any warning); change no file. Provenance is not required.
 # Environment:
-#   SPEC_URL, SPEC_COMMIT, SPEC_DATE   what to write in the lock's url / commit / date. Defaults: the URL given
-#       (or the path), the 40-hex commit in the URL (or the hex in a history file name such as
-#       2026-08-13-855e5d4.yaml), and the date in that file name or today (UTC).
-#   SCRATCH_PATH=DIR   SwiftPM build folder (passed as --scratch-path).
-#   SKIP_SDK_BUILD=1   do not build the OpenAI module after regenerating.
-#   SUMMARY_FILE=PATH  also write the markdown summary there.
+#   SPEC_COMMIT, SPEC_DATE, SPEC_URL   the same as --commit, --date, --url (an option given wins).
+#   OPENAI_GENERATOR=PATH      use this generator binary (e.g. .build/debug/openai-generator) instead of building it.
+#                              Otherwise `swift build --product openai-generator` (debug: the test build below
+#                              compiles the generator's modules in debug anyway; release would compile them twice).
+#   UPDATE_SPEC_TEST_FILTER=REGEX  the fast tests, as `swift test --filter REGEX` (after `swift build --build-tests`,
+#                              which also compiles every test and benchmark against the new code). `none` skips the
+#                              test step. Default: the generated-model and decoding tests (about 2 s to run):
+#                              OpenAITests.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|
+#                              SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)
+#                              and OpenAIRealtimeTests.RealtimeFixtureDecodingTests.
+#   SKIP_SDK_BUILD=1           skip the build and test steps (generate and check only).
+#   SCRATCH_PATH=DIR           SwiftPM build folder (passed as --scratch-path).
+#   SUMMARY_FILE=PATH          also write the markdown summary there (before anything changes).
+#   SUMMARY_JSON=PATH          also write the diff's JSON report there (`openai-generator diff --format json`).
+#   HISTORY_DIR=DIR            historical specs, to date a spec by its file name (default ../shared/spec/history).
+#   OPENAI_SPEC_CACHE=DIR      where the new spec is kept on success, as <sha256>.yaml, for Scripts/fetch-spec.sh
+#                              (default ${XDG_CACHE_HOME:-$HOME/.cache}/openai-swift/specs).
 #
-# Exit status: 0 updated (or nothing to do); 1 a step failed (the new spec is unreadable, download failed,
-# generation or check failed); 2 usage error.
+# Exit status: 0 updated, nothing to do, or --dry-run; 1 a step failed (everything rolled back unless
+# --keep-on-failure); 2 usage error or a refused source (nothing changed); 130 / 143 interrupted (rolled back).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+CALLER_PWD="$PWD"
 cd "$ROOT"
 
+# Prints a path given by the caller as an absolute one (relative paths are the caller's, not the repository's).
+from_caller() {
+    case "$1" in
+        "" | /* | http://* | https://*) printf '%s\n' "$1" ;;
+        *) printf '%s/%s\n' "$CALLER_PWD" "$1" ;;
+    esac
+}
+
+# Prints the usage lines of the header above; exits with the given status (2 unless told).
+usage() {
+    sed -n '/^# Usage:/,/^# Environment:/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2
+    exit "${1:-2}"
+}
+
 DRY_RUN=0
-if [[ "${1:-}" == "--dry-run" ]]; then
-    DRY_RUN=1
+KEEP_ON_FAILURE=0
+ALLOW_LOCAL=0
+ALLOW_OLDER=0
+OPT_COMMIT="${SPEC_COMMIT:-}"
+OPT_DATE="${SPEC_DATE:-}"
+OPT_URL="${SPEC_URL:-}"
+SOURCE=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --dry-run) DRY_RUN=1 ;;
+        --keep-on-failure) KEEP_ON_FAILURE=1 ;;
+        --allow-local-source) ALLOW_LOCAL=1 ;;
+        --allow-older) ALLOW_OLDER=1 ;;
+        --commit | --date | --url)
+            if [[ $# -lt 2 ]]; then
+                echo "update-spec: $1 needs a value" >&2
+                usage
+            fi
+            case "$1" in
+                --commit) OPT_COMMIT="$2" ;;
+                --date) OPT_DATE="$2" ;;
+                --url) OPT_URL="$2" ;;
+            esac
+            shift
+            ;;
+        --commit=*) OPT_COMMIT="${1#--commit=}" ;;
+        --date=*) OPT_DATE="${1#--date=}" ;;
+        --url=*) OPT_URL="${1#--url=}" ;;
+        -h | --help) usage 0 ;;
+        -*)
+            echo "update-spec: unknown option: $1" >&2
+            usage
+            ;;
+        *)
+            if [[ -n "$SOURCE" ]]; then
+                echo "update-spec: one spec at a time (got '$SOURCE' and '$1')" >&2
+                usage
+            fi
+            SOURCE="$1"
+            ;;
+    esac
     shift
+done
+if [[ -z "$SOURCE" ]]; then
+    usage
 fi
-if [[ $# -ne 1 ]]; then
-    echo "usage: Scripts/update-spec.sh [--dry-run] NEW_SPEC_PATH_OR_URL" >&2
+SOURCE="$(from_caller "$SOURCE")"
+SUMMARY_FILE="$(from_caller "${SUMMARY_FILE:-}")"
+SUMMARY_JSON="$(from_caller "${SUMMARY_JSON:-}")"
+if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
+    OPENAI_GENERATOR="$(from_caller "$OPENAI_GENERATOR")"
+fi
+if [[ -n "$OPT_COMMIT" ]]; then
+    if [[ ! "$OPT_COMMIT" =~ ^[0-9a-fA-F]{40}$ ]]; then
+        echo "update-spec: --commit wants the full 40-hex commit, got '$OPT_COMMIT' (nothing changed)" >&2
+        exit 2
+    fi
+    OPT_COMMIT="$(printf '%s' "$OPT_COMMIT" | tr 'A-F' 'a-f')"
+fi
+if [[ -n "$OPT_DATE" ]]; then
+    if [[ ! "$OPT_DATE" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] \
+        || ! python3 -c 'import datetime, sys; datetime.date.fromisoformat(sys.argv[1])' "$OPT_DATE" 2>/dev/null; then
+        echo "update-spec: --date wants a date as YYYY-MM-DD, got '$OPT_DATE' (nothing changed)" >&2
+        exit 2
+    fi
+fi
+if [[ -n "$OPT_URL" && ! "$OPT_URL" =~ ^https?://[^[:space:]]+$ ]]; then
+    echo "update-spec: --url wants an http(s) URL, got '$OPT_URL' (nothing changed)" >&2
     exit 2
 fi
-SOURCE="$1"
+
 LOCK="$ROOT/Spec/lock.json"
 DEST="$ROOT/Spec/openapi.yaml"
+HISTORY_DIR="${HISTORY_DIR:-$ROOT/../shared/spec/history}"
+SPEC_CACHE="${OPENAI_SPEC_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/openai-swift/specs}"
+DEFAULT_TEST_FILTER='OpenAITests\.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)|OpenAIRealtimeTests\.RealtimeFixtureDecodingTests'
+TEST_FILTER="${UPDATE_SPEC_TEST_FILTER:-$DEFAULT_TEST_FILTER}"
 
 SWIFT_FLAGS=()
 if [[ -n "${SCRATCH_PATH:-}" ]]; then
     SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
 fi
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+# Wall-clock time in seconds with a fraction (bash 5 has EPOCHREALTIME; otherwise python3).
+now() {
+    if [[ -n "${EPOCHREALTIME:-}" ]]; then
+        printf '%s\n' "${EPOCHREALTIME/,/.}"
+    else
+        python3 -c 'import time; print(time.time())'
+    fi
+}
+STEP_TIMES=()
+STEP_NAME=""
+STEP_START=""
+# Ends the current step's timer (printed at exit as "time per step").
+close_step() {
+    if [[ -n "$STEP_NAME" ]]; then
+        STEP_TIMES+=("$STEP_NAME $(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$STEP_START" "$(now)")s")
+        STEP_NAME=""
+    fi
+}
+step() {
+    close_step
+    STEP_NAME="${1%% *}"
+    STEP_START="$(now)"
+    printf '\n==> %s\n' "$*" >&2
+}
+
+# --- the transaction's state and its rollback ----------------------------------------------------------------------
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/update-spec.XXXXXX")"
-trap 'rm -rf "$WORK"' EXIT
-NEW="$WORK/openapi.yaml"
+NEW="$WORK/new.yaml"
+BACKUP="$WORK/backup"
+# idle: nothing changed yet; changing: files may differ from the snapshot; finished: the update succeeded.
+STATE=idle
+INTERRUPTED=""
 
-step "1/7 Get the new spec ($SOURCE)"
+HELPERS="$ROOT/Scripts/update-spec-helpers.py"
+helper() { python3 "$HELPERS" "$@"; }
+
+# Takes the snapshot rollback() restores: a copy of Sources/OpenAI/Generated/ (times kept), Spec/openapi.yaml and
+# Spec/lock.json, with every file's sha256.
+snapshot() { helper snapshot "$ROOT" "$BACKUP"; }
+# Makes them what they were at the snapshot (files that differ in bytes or time copied back, files the run added
+# removed) and verifies every hash; non-zero when the result differs.
+rollback() { helper rollback "$ROOT" "$BACKUP"; }
+
+on_exit() {
+    local status=$?
+    trap - EXIT
+    trap '' INT TERM
+    close_step
+    if [[ ${#STEP_TIMES[@]} -gt 0 ]]; then
+        { printf 'update-spec: time per step:'; printf ' %s,' "${STEP_TIMES[@]}"; printf '\n'; } | sed 's/,$//' >&2
+    fi
+    if [[ "$STATE" == changing ]]; then
+        [[ $status -ne 0 ]] || status=1
+        if [[ $KEEP_ON_FAILURE -eq 1 && -z "$INTERRUPTED" ]]; then
+            {
+                echo "update-spec: --keep-on-failure: the new state is kept for fixing by hand: Spec/openapi.yaml and"
+                echo "  Spec/lock.json are the new spec's, Sources/OpenAI/Generated/ is what it generated."
+                echo "  To go back: git checkout -- Spec/lock.json Sources/OpenAI/Generated && git clean -fd Sources/OpenAI/Generated && Scripts/fetch-spec.sh"
+            } >&2
+        elif ! rollback; then
+            echo "update-spec: ROLLBACK INCOMPLETE; the snapshot is kept at $BACKUP" >&2
+            exit "$status"
+        fi
+    fi
+    rm -rf "$WORK"
+    exit "$status"
+}
+on_signal() {
+    INTERRUPTED="$1"
+    if [[ "$STATE" == changing ]]; then
+        echo "update-spec: interrupted ($1); rolling back" >&2
+    else
+        echo "update-spec: interrupted ($1); nothing had changed" >&2
+    fi
+    exit "$2"
+}
+trap on_exit EXIT
+trap 'on_signal INT 130' INT
+trap 'on_signal TERM 143' TERM
+
+# Prints what a failed step's log means: compiler errors in hand-written files (outside Sources/OpenAI/Generated/)
+# with file:line:column and the spec change behind each, errors inside Generated/, failed tests; else its last lines.
+explain_failure() { helper explain "$ROOT" "$1" "$WORK/diff.json" "$2"; }
+
+# Runs a step's command with its output on stderr and in a log; on failure, explains it and exits 1 (the EXIT
+# trap rolls back).
+run_logged() {
+    local what="$1" log="$WORK/$2.log" status=0
+    shift 2
+    printf '+ %s\n' "$*" >&2
+    "$@" 2>&1 | tee "$log" >&2 || status=$?
+    if [[ -n "$INTERRUPTED" ]]; then
+        exit 130
+    fi
+    if [[ $status -ne 0 ]]; then
+        explain_failure "$log" "$what (exit status $status)"
+        exit 1
+    fi
+}
+
+# --- 1. the new spec and where it came from ------------------------------------------------------------------------
+
+step "1/9 Get the new spec ($SOURCE)"
+IS_URL=0
 case "$SOURCE" in
     http://* | https://*)
+        IS_URL=1
         if ! curl --fail --silent --show-error --location --retry 3 --output "$NEW" "$SOURCE"; then
             echo "update-spec: download failed: $SOURCE (nothing changed)" >&2
             exit 1
@@ -61,103 +272,128 @@ case "$SOURCE" in
         ;;
 esac
 
-sha256_of() {
-    python3 -c '
-import hashlib, sys
-h = hashlib.sha256()
-with open(sys.argv[1], "rb") as f:
-    for chunk in iter(lambda: f.read(1 << 20), b""):
-        h.update(chunk)
-print(h.hexdigest())' "$1"
-}
-NEW_SHA="$(sha256_of "$NEW")"
-LOCKED_SHA="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["sha256"])' "$LOCK")"
-if [[ "$NEW_SHA" == "$LOCKED_SHA" ]]; then
+# Decides the new lock (url, commit, date, ...) and the report's labels, or refuses (exit 2). Writes
+# $WORK/provenance.json; prints warnings to stderr.
+status=0
+helper provenance "$ROOT" "$LOCK" "$NEW" "$SOURCE" "$IS_URL" "$OPT_COMMIT" "$OPT_DATE" "$OPT_URL" "$ALLOW_LOCAL" \
+    "$ALLOW_OLDER" "$DRY_RUN" "$HISTORY_DIR" "$WORK/provenance.json" || status=$?
+if [[ $status -ne 0 ]]; then
+    exit "$status"
+fi
+prov() { python3 -c 'import json, sys; v = json.load(open(sys.argv[1])).get(sys.argv[2]); print("" if v is None else v)' "$WORK/provenance.json" "$1"; }
+NEW_SHA="$(prov sha256)"
+if [[ "$(prov same)" == "True" ]]; then
     echo "update-spec: $SOURCE is already the locked spec (sha256 $NEW_SHA); nothing to update." >&2
     exit 0
 fi
+OLD_LABEL="$(prov old_label)"
+NEW_LABEL="$(prov new_label)"
 
-step "2/7 Locked spec (Scripts/fetch-spec.sh)"
+step "2/9 Locked spec (Scripts/fetch-spec.sh)"
 "$ROOT/Scripts/fetch-spec.sh" >&2
 
-step "3/7 Build the generator (swift build -c release --product openai-generator)"
-swift build -c release --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
-GENERATOR="$(swift build -c release --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
-
-step "4/7 Diff the locked spec against the new one"
-set +e
-"$GENERATOR" diff "$DEST" "$NEW" --format markdown --fail-on none >"$WORK/summary.md"
-status=$?
-set -e
-if [[ $status -ne 0 ]]; then
-    echo "update-spec: diff failed (exit status $status); nothing changed." >&2
+step "3/9 The generator"
+if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
+    GENERATOR="$OPENAI_GENERATOR"
+    echo "update-spec: using OPENAI_GENERATOR=$GENERATOR" >&2
+else
+    echo "+ swift build --product openai-generator" >&2
+    swift build --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
+    GENERATOR="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
+fi
+if [[ ! -x "$GENERATOR" ]]; then
+    echo "update-spec: no generator executable at $GENERATOR (nothing changed)" >&2
     exit 1
 fi
-# Name the files for people, not the temporary paths.
-python3 - "$WORK/summary.md" "$DEST" "$NEW" "$SOURCE" <<'PY'
-import sys
-path, dest, new, source = sys.argv[1:]
-text = open(path).read().replace(dest, "Spec/openapi.yaml (locked)").replace(new, source)
-open(path, "w").write(text)
-PY
-if ! grep -q '^| \*\*Total\*\*' "$WORK/summary.md" && grep -q '^No changes\.' "$WORK/summary.md"; then
+
+# --- 4. the summary, before anything changes -------------------------------------------------------------------------
+
+step "4/9 Diff the locked spec against the new one (the summary comes first)"
+DIFF_LABELS=(--old-label "$OLD_LABEL" --new-label "$NEW_LABEL")
+RENAME_PATHS=0
+DIFF_HELP="$("$GENERATOR" diff --help 2>&1 || true)"
+if [[ "$DIFF_HELP" != *--old-label* ]]; then
+    # A generator built before `diff --old-label/--new-label` existed (an older OPENAI_GENERATOR): it names the
+    # files by path, which are replaced by the labels below.
+    DIFF_LABELS=()
+    RENAME_PATHS=1
+fi
+for format in markdown json; do
+    status=0
+    "$GENERATOR" diff "$DEST" "$NEW" --format "$format" --fail-on none ${DIFF_LABELS[@]+"${DIFF_LABELS[@]}"} \
+        >"$WORK/diff.$format" || status=$?
+    if [[ $status -ne 0 ]]; then
+        echo "update-spec: diff failed (exit status $status); nothing changed." >&2
+        exit 1
+    fi
+done
+mv "$WORK/diff.markdown" "$WORK/summary.md"
+helper relabel "$WORK/summary.md" "$WORK/diff.json" "$WORK/provenance.json" "$DEST" "$NEW" "$RENAME_PATHS"
+if [[ -n "$SUMMARY_FILE" ]]; then
+    cp "$WORK/summary.md" "$SUMMARY_FILE"
+fi
+if [[ -n "$SUMMARY_JSON" ]]; then
+    cp "$WORK/diff.json" "$SUMMARY_JSON"
+fi
+cat "$WORK/summary.md"
+if grep -q '^No changes\.' "$WORK/summary.md"; then
     echo "update-spec: the new spec differs in bytes but not in anything the SDK uses; updating the lock anyway." >&2
 fi
 if [[ $DRY_RUN -eq 1 ]]; then
     step "--dry-run: no file changed"
-    cat "$WORK/summary.md"
     exit 0
 fi
 
-step "5/7 Put the new spec at Spec/openapi.yaml and regenerate Sources/OpenAI/Generated/"
-cp "$DEST" "$WORK/previous.yaml"
+# --- 5.-9. the transaction ---------------------------------------------------------------------------------------------
+
+step "5/9 Snapshot, then put the new spec at Spec/openapi.yaml and write Spec/lock.json"
+snapshot
+STATE=changing
 chmod 644 "$NEW"
-cp "$NEW" "$DEST.tmp" && mv -f "$DEST.tmp" "$DEST"
-if ! "$GENERATOR" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated >&2; then
-    cp "$WORK/previous.yaml" "$DEST"
-    echo "update-spec: generation failed; Spec/openapi.yaml restored, the lock is unchanged." >&2
-    exit 1
-fi
+cp "$NEW" "$DEST.tmp"
+mv -f "$DEST.tmp" "$DEST"
+helper write-lock "$LOCK" "$WORK/provenance.json"
 
-step "6/7 Update Spec/lock.json"
-python3 - "$LOCK" "$DEST" "$SOURCE" "$NEW_SHA" <<'PY'
-import datetime, json, os, re, sys
-lock_path, spec, source, sha = sys.argv[1:]
-lock = json.load(open(lock_path))
-name = os.path.basename(source)
-url = os.environ.get("SPEC_URL") or source
-commit = os.environ.get("SPEC_COMMIT")
-if not commit:
-    match = re.search(r"/([0-9a-f]{40})/", source) or re.match(r"\d{4}-\d{2}-\d{2}-([0-9a-f]{7,40})\.ya?ml$", name)
-    commit = match.group(1) if match else ""
-date = os.environ.get("SPEC_DATE")
-if not date:
-    match = re.match(r"(\d{4}-\d{2}-\d{2})-", name)
-    date = match.group(1) if match else datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-version = ""
-with open(spec, encoding="utf-8") as f:
-    for line in f:
-        match = re.match(r"""openapi:\s*['"]?([0-9.]+)""", line)
-        if match:
-            version = match.group(1)
-            break
-lock.update({"url": url, "commit": commit, "sha256": sha, "date": date, "openapi": version,
-             "size": os.path.getsize(spec)})
-with open(lock_path + ".tmp", "w") as f:
-    json.dump(lock, f, indent=2)
-    f.write("\n")
-os.replace(lock_path + ".tmp", lock_path)
-print(f"update-spec: lock now sha256 {sha}, commit {commit or '(unknown)'}, date {date}", file=sys.stderr)
-PY
+step "6/9 Regenerate Sources/OpenAI/Generated/"
+run_logged "generation (openai-generator generate)" generate \
+    "$GENERATOR" generate --spec Spec/openapi.yaml --output Sources/OpenAI/Generated
 
-step "7/7 Check (openai-generator check) and build the OpenAI module"
-"$GENERATOR" check >&2
-if [[ "${SKIP_SDK_BUILD:-0}" != "1" ]]; then
-    swift build --target OpenAI ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"} >&2
-fi
+step "7/9 Check (openai-generator check)"
+run_logged "openai-generator check" check "$GENERATOR" check
 
-if [[ -n "${SUMMARY_FILE:-}" ]]; then
-    cp "$WORK/summary.md" "$SUMMARY_FILE"
+if [[ "${SKIP_SDK_BUILD:-0}" == "1" ]]; then
+    step "8/9 Build and 9/9 fast tests: skipped (SKIP_SDK_BUILD=1)"
+else
+    step "8/9 Build the library targets with the hand-written code (OpenAI, OpenAIRealtime)"
+    # OpenAIRealtime depends on OpenAI: one command builds both.
+    run_logged "the SDK build (swift build --target OpenAIRealtime)" build \
+        swift build --target OpenAIRealtime ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+    if [[ "$TEST_FILTER" == "none" ]]; then
+        step "9/9 Fast tests: skipped (UPDATE_SPEC_TEST_FILTER=none)"
+    else
+        step "9/9 Fast tests (every test and benchmark compiles; swift test --filter)"
+        run_logged "the test build (swift build --build-tests)" build-tests \
+            swift build --build-tests ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+        run_logged "the fast tests (swift test --filter)" tests \
+            swift test --skip-build --filter "$TEST_FILTER" ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+        # XCTest's last "Executed N tests" line is the total; swift-testing says "Test run with N tests".
+        xctest_total="$({ grep -Eo 'Executed [0-9]+ tests?' "$WORK/tests.log" || true; } | tail -n 1 | tr -dc '0-9')"
+        if [[ "${xctest_total:-0}" -eq 0 ]] && ! grep -Eq 'Test run with [1-9][0-9]* tests?' "$WORK/tests.log"; then
+            echo "update-spec: FAILED: UPDATE_SPEC_TEST_FILTER=$TEST_FILTER matched no test." >&2
+            exit 1
+        fi
+    fi
 fi
-printf '\n' >&2
-cat "$WORK/summary.md"
+STATE=finished
+
+# Keep the new spec where Scripts/fetch-spec.sh looks, so a fresh checkout on this machine finds it.
+if [[ -n "$SPEC_CACHE" ]] && mkdir -p "$SPEC_CACHE" 2>/dev/null \
+    && cp "$NEW" "$SPEC_CACHE/.$NEW_SHA.yaml.$$" 2>/dev/null \
+    && mv -f "$SPEC_CACHE/.$NEW_SHA.yaml.$$" "$SPEC_CACHE/$NEW_SHA.yaml"; then
+    echo "update-spec: cached the new spec as $SPEC_CACHE/$NEW_SHA.yaml" >&2
+else
+    rm -f "$SPEC_CACHE/.$NEW_SHA.yaml.$$" 2>/dev/null || true
+    echo "update-spec: warning: could not write the spec cache ${SPEC_CACHE:-(no cache folder)} (continuing)" >&2
+fi
+printf '\nupdate-spec: updated to %s (sha256 %s); review the summary above and commit Spec/lock.json with Sources/OpenAI/Generated/.\n' \
+    "$NEW_LABEL" "$NEW_SHA" >&2

@@ -20,7 +20,7 @@ final class RecordedResponseDecodingTests: XCTestCase {
 
     func testEveryRecordedJSONReplyDecodesIntoItsOperationsReplyType() throws {
         let provenance = try String(contentsOf: try SharedData.file("fixtures/PROVENANCE.md"), encoding: .utf8)
-        let specURL = try SharedData.file("spec/openapi.yaml")
+        let specURL = try SharedData.generatedFromSpec()
         let routes = try Self.routes(specURL)
         let fixtures = try SharedData.file("fixtures")
         var decoded: [String] = []

@@ -25,4 +25,13 @@ enum SharedData {
         }
         return url
     }
+
+    /// The spec `Sources/OpenAI/Generated/` was generated from: `Spec/openapi.yaml` (put there by
+    /// `Scripts/fetch-spec.sh`, or by `Scripts/update-spec.sh` while it tries a new spec), else
+    /// `../shared/spec/openapi.yaml`; skips the calling test when neither is there.
+    static func generatedFromSpec() throws -> URL {
+        let local = packageRoot.appendingPathComponent("Spec/openapi.yaml")
+        if FileManager.default.fileExists(atPath: local.path) { return local }
+        return try file("spec/openapi.yaml")
+    }
 }

@@ -8,7 +8,7 @@ import YAML
 /// reply type.
 final class SpecExampleDecodingTests: XCTestCase {
     func testEveryJSONResponseExampleDecodesIntoItsOperationsReplyType() throws {
-        let url = try SharedData.file("spec/openapi.yaml")
+        let url = try SharedData.generatedFromSpec()
         let document = try YAMLParser().parse([UInt8](try Data(contentsOf: url)), file: url.path)
         var total = 0
         var notJSON = 0

@@ -143,7 +143,7 @@ enum StreamingTestSupport {
 
     /// The locked spec's text, to tell event types it defines from ones it does not.
     static func specText() throws -> String {
-        let url = try SharedData.file("spec/openapi.yaml")
+        let url = try SharedData.generatedFromSpec()
         return try String(contentsOf: url, encoding: .utf8)
     }
 }

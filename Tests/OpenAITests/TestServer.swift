@@ -160,7 +160,7 @@ final class TestServer: Sendable {
                 "no Python for the test server at \(python): run Scripts/test.sh (it creates Scripts/.venv) or set OPENAI_TEST_PYTHON"
             )
         }
-        let spec = try SharedData.file("spec/openapi.yaml")
+        let spec = try SharedData.generatedFromSpec()
         let fixtures = try SharedData.file("fixtures")
         let portFile = FileManager.default.temporaryDirectory
             .appendingPathComponent("openai-testserver-\(UUID().uuidString).port")

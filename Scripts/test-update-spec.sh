@@ -1,0 +1,605 @@
+#!/usr/bin/env bash
+# End-to-end test of Scripts/update-spec.sh (a transaction: summary first, rollback on any failure) and
+# Scripts/fetch-spec.sh (finds the locked spec by sha256 before downloading), run in a copy of the repository
+# (the working tree's tracked and untracked-but-not-ignored files, plus the current Sources/OpenAI/Generated/) so
+# the checkout itself is never touched. The copy sits beside a `shared` symbolic link to ../shared, and its
+# SwiftPM scratch folder persists, so a second run builds incrementally.
+#
+# Scenarios (each prints what it checked):
+#   sources    a local file in a temporary folder without --commit (also with --allow-local-source), a spec older
+#              than the lock (refused; --dry-run warns in the summary's first lines), a branch URL without a commit
+#              (refused); accepted with SKIP_SDK_BUILD=1 (generate and check): a URL holding a commit (the lock's
+#              url and commit from it) and --allow-local-source with a file beside the repository (its relative
+#              path in the lock, which fetch-spec.sh then reads);
+#   interrupt  SIGINT (Ctrl-C) to the whole run during the SDK build: exit 130, everything as before;
+#   breaking   a hand-written file (Sources/OpenAI/Helpers/UpdateSpecProbe.swift) uses Invite.acceptedAt and the new
+#              spec (the locked one without #/components/schemas/Invite/properties/accepted_at) removes it: exit 1,
+#              every file of Generated/ and Spec/ byte-identical (and with its modification time), the output names
+#              the probe's file:line and the spec change; then again with --keep-on-failure: the new state is kept;
+#   clean      the locked spec plus an optional property InviteRequest.note, with --commit and --date: exit 0, the
+#              lock exactly as expected, `openai-generator check` passes, only Types/Invites.swift and
+#              Manifest.swift changed (the other files keep their modification time), the spec is in the cache;
+#   fetch      fetch-spec.sh in a fresh copy without network (curl replaced by a failing stub, SPEC_SOURCE unset):
+#              a lock naming a history file's sha256 finds it in ../shared/spec/history, the lock the clean scenario
+#              wrote finds its spec in the cache, a spec found nowhere fails and leaves no Spec/openapi.yaml.
+#
+# Usage: Scripts/test-update-spec.sh            (no arguments; works from any directory)
+# Environment:
+#   OPENAI_GENERATOR=PATH    the generator binary (default: `swift build --show-bin-path`/openai-generator, built with
+#                            `swift build --product openai-generator` when missing).
+#   UPDATE_SPEC_E2E_DIR=DIR  persistent work folder (default ${SCRATCH_PATH:-.build}/update-spec-e2e): the copy
+#                            (work/repo), its SwiftPM scratch (scratch/), logs of the last run (logs/).
+#   SCRATCH_PATH=DIR         the checkout's SwiftPM folder (for the default generator and work folder).
+#   CI=true                  a missing ../shared fails the test instead of skipping it.
+#
+# Exit status: 0 every check passed (or skipped: no ../shared outside CI); 1 a check failed; 2 usage error.
+set -euo pipefail
+
+if [[ $# -ne 0 ]]; then
+    echo "usage: Scripts/test-update-spec.sh   (takes no arguments)" >&2
+    exit 2
+fi
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+
+if [[ ! -d "$ROOT/../shared/spec/history" || ! -f "$ROOT/../shared/spec/openapi.yaml" ]]; then
+    if [[ "${CI:-}" == "true" ]]; then
+        echo "test-update-spec: FAILED: ../shared/spec (the locked spec and its history) is missing beside $ROOT; CI must have it." >&2
+        exit 1
+    fi
+    echo "test-update-spec: SKIPPED: ../shared/spec is missing beside the repository (a skipped test has not passed)."
+    exit 0
+fi
+SHARED="$(cd "$ROOT/../shared" && pwd -P)"
+if ! git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    echo "test-update-spec: FAILED: $ROOT is not a git checkout (the copy is made from \`git ls-files\`)." >&2
+    exit 1
+fi
+
+SWIFT_FLAGS=()
+if [[ -n "${SCRATCH_PATH:-}" ]]; then
+    SWIFT_FLAGS+=(--scratch-path "$SCRATCH_PATH")
+fi
+if [[ -n "${OPENAI_GENERATOR:-}" ]]; then
+    GENERATOR="$OPENAI_GENERATOR"
+else
+    GENERATOR="$(swift build --show-bin-path ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"})/openai-generator"
+    if [[ ! -x "$GENERATOR" ]]; then
+        echo "+ swift build --product openai-generator"
+        swift build --product openai-generator ${SWIFT_FLAGS[@]+"${SWIFT_FLAGS[@]}"}
+    fi
+fi
+if [[ ! -x "$GENERATOR" ]]; then
+    echo "test-update-spec: FAILED: no generator executable at $GENERATOR" >&2
+    exit 1
+fi
+GENERATOR="$(cd "$(dirname "$GENERATOR")" && pwd -P)/$(basename "$GENERATOR")"
+export OPENAI_GENERATOR="$GENERATOR"
+
+E2E="${UPDATE_SPEC_E2E_DIR:-${SCRATCH_PATH:-$ROOT/.build}/update-spec-e2e}"
+mkdir -p "$E2E/work" "$E2E/scratch"
+E2E="$(cd "$E2E" && pwd -P)"
+COPY="$E2E/work/repo"
+FRESH="$E2E/work/fresh"
+LOGS="$E2E/logs"
+rm -rf "$LOGS" "$FRESH" "$E2E/cache"
+mkdir -p "$COPY" "$LOGS"
+ln -sfn "$SHARED" "$E2E/work/shared"
+# Specs made by the test live in a temporary folder on purpose: update-spec.sh must never write such a path.
+TMPW="$(mktemp -d "${TMPDIR:-/tmp}/test-update-spec.XXXXXX")"
+SERVER_PID=""
+cleanup() {
+    if [[ -n "$SERVER_PID" ]]; then
+        kill "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$TMPW"
+}
+trap cleanup EXIT
+
+unset SPEC_SOURCE SPEC_URL SPEC_COMMIT SPEC_DATE SUMMARY_FILE SUMMARY_JSON SKIP_SDK_BUILD UPDATE_SPEC_TEST_FILTER HISTORY_DIR
+export SCRATCH_PATH_COPY="$E2E/scratch"
+export OPENAI_SPEC_CACHE="$E2E/cache/specs"
+
+# --- helpers ----------------------------------------------------------------------------------------------------------
+
+cat >"$TMPW/helpers.py" <<'PY'
+"""Helpers of Scripts/test-update-spec.sh: copying, tree states, spec edits, signals."""
+import hashlib, json, os, re, shutil, signal, subprocess, sys, time
+
+def digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+def same_file(a, b):
+    if os.path.getsize(a) != os.path.getsize(b):
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        return fa.read() == fb.read()
+
+def sync(main, copy):
+    """Makes copy hold exactly main's listed files (NUL-separated on stdin) and Sources/OpenAI/Generated/; files
+    with the same bytes are left alone (their modification times too), so builds stay incremental."""
+    wanted = {rel for rel in sys.stdin.read().split("\0") if rel}
+    gen = os.path.join(main, "Sources/OpenAI/Generated")
+    for dirpath, _, names in os.walk(gen):
+        wanted |= {os.path.relpath(os.path.join(dirpath, n), main) for n in names}
+    copied = 0
+    for rel in sorted(wanted):
+        src, dst = os.path.join(main, rel), os.path.join(copy, rel)
+        if os.path.islink(src) or not os.path.isfile(src):
+            continue
+        if os.path.isfile(dst) and not os.path.islink(dst) and same_file(src, dst):
+            continue
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if os.path.lexists(dst):
+            shutil.rmtree(dst) if os.path.isdir(dst) and not os.path.islink(dst) else os.remove(dst)
+        shutil.copy2(src, dst)
+        copied += 1
+    removed = 0
+    for dirpath, dirnames, names in os.walk(copy, topdown=False):
+        for n in names:
+            rel = os.path.relpath(os.path.join(dirpath, n), copy)
+            if rel not in wanted:
+                os.remove(os.path.join(dirpath, n))
+                removed += 1
+        for d in dirnames:
+            path = os.path.join(dirpath, d)
+            if os.path.isdir(path) and not os.path.islink(path) and not os.listdir(path):
+                os.rmdir(path)
+    print(f"copy: {len(wanted)} files, {copied} copied, {removed} removed")
+
+def state(root, out):
+    """sha256 and modification time of every file under Sources/OpenAI/Generated/ and Spec/, plus stray staging
+    folders beside Generated/."""
+    files = {}
+    for top in ("Sources/OpenAI/Generated", "Spec"):
+        for dirpath, _, names in os.walk(os.path.join(root, top)):
+            for n in names:
+                path = os.path.join(dirpath, n)
+                files[os.path.relpath(path, root)] = [digest(path), os.stat(path).st_mtime_ns]
+    staging = sorted(n for n in os.listdir(os.path.join(root, "Sources/OpenAI")) if n.startswith(".Generated"))
+    json.dump({"files": files, "staging": staging}, open(out, "w"), indent=1, sort_keys=True)
+
+def compare(before, after, mode):
+    """Exit 0 when the two states agree: `bytes` compares the file list and every sha256, `times` the modification
+    times too. Prints the differences."""
+    a, b = json.load(open(before)), json.load(open(after))
+    problems = []
+    for rel in sorted(set(a["files"]) | set(b["files"])):
+        if rel not in b["files"]:
+            problems.append(f"missing: {rel}")
+        elif rel not in a["files"]:
+            problems.append(f"added: {rel}")
+        elif a["files"][rel][0] != b["files"][rel][0]:
+            problems.append(f"bytes differ: {rel}")
+        elif mode == "times" and a["files"][rel][1] != b["files"][rel][1]:
+            problems.append(f"modification time differs: {rel}")
+    if b["staging"]:
+        problems.append(f"left beside Generated/: {b['staging']}")
+    for p in problems[:20]:
+        print("      " + p)
+    sys.exit(1 if problems else 0)
+
+def changed(before, after):
+    """Prints `content REL` for files whose bytes changed (or that were added or removed) and `touched REL` for
+    files whose bytes are the same but whose modification time changed."""
+    a, b = json.load(open(before))["files"], json.load(open(after))["files"]
+    for rel in sorted(set(a) | set(b)):
+        if a.get(rel, [None])[0] != b.get(rel, [None])[0]:
+            print("content", rel)
+        elif a[rel][1] != b[rel][1]:
+            print("touched", rel)
+
+def make_specs(locked, out):
+    """breaking.yaml: the locked spec without Invite's optional `accepted_at`; clean.yaml: the locked spec with an
+    optional string `note` in InviteRequest."""
+    text = open(locked, encoding="utf-8").read()
+    lines = text.split("\n")
+    def schema(name):
+        start = lines.index(f"    {name}:")
+        end = start + 1
+        while end < len(lines) and not re.match(r"^ {0,4}\S", lines[end]):
+            end += 1
+        return start, end
+    start, end = schema("Invite")
+    first = lines.index("        accepted_at:", start, end)
+    last = first + 1
+    while last < end and (not lines[last].strip() or re.match(r"^ {9,}", lines[last])):
+        last += 1
+    if "accepted_at" in "\n".join(lines[start:end]).split("required:")[-1].split("x-oaiMeta")[0]:
+        sys.exit("Invite requires accepted_at in this spec; choose another property for the test")
+    open(os.path.join(out, "breaking.yaml"), "w", encoding="utf-8").write("\n".join(lines[:first] + lines[last:]))
+    start, end = schema("InviteRequest")
+    props = lines.index("      properties:", start, end)
+    if "        note:" in lines[start:end]:
+        sys.exit("InviteRequest already has `note`; choose another name for the test")
+    added = ["        note:", "          type: string",
+             "          description: A note for the invitee (added by Scripts/test-update-spec.sh)."]
+    open(os.path.join(out, "clean.yaml"), "w", encoding="utf-8").write(
+        "\n".join(lines[:props + 1] + added + lines[props + 1:]))
+
+def lock_is(lock, expected):
+    """Exit 0 when the lock holds exactly the expected JSON object (same keys, same values)."""
+    got, want = json.load(open(lock)), json.loads(expected)
+    for key in sorted(set(got) | set(want)):
+        if got.get(key) != want.get(key):
+            print(f"      {key}: got {got.get(key)!r}, want {want.get(key)!r}")
+    sys.exit(0 if got == want else 1)
+
+def make_lock(template, out, sha, size, url):
+    lock = json.load(open(template))
+    lock.update({"sha256": sha, "size": int(size), "url": url})
+    json.dump(lock, open(out, "w"), indent=2)
+
+def interrupt(log, marker, *command):
+    """Runs command in its own process group (SIGINT not ignored), sends SIGINT to the whole group (as Ctrl-C
+    does) once `marker` appears in its output, and exits with the command's exit status (-1: the marker never
+    came)."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline, sent = time.time() + 900, False
+    while proc.poll() is None and time.time() < deadline:
+        if not sent and marker in open(log, errors="replace").read():
+            time.sleep(1)
+            os.killpg(proc.pid, signal.SIGINT)
+            sent = True
+        time.sleep(0.2)
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+    status = proc.wait()
+    sys.exit(status if sent else 255)
+
+def serve(root, port_file):
+    """Serves root over HTTP on 127.0.0.1 (a free port, written to port_file) until killed."""
+    import functools, http.server
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=root))
+    open(port_file, "w").write(str(server.server_address[1]))
+    server.serve_forever()
+
+if __name__ == "__main__":
+    globals()[sys.argv[1].replace("-", "_")](*sys.argv[2:])
+PY
+helper() { python3 "$TMPW/helpers.py" "$@"; }
+
+now() {
+    if [[ -n "${EPOCHREALTIME:-}" ]]; then
+        printf '%s\n' "${EPOCHREALTIME/,/.}"
+    else
+        python3 -c 'import time; print(time.time())'
+    fi
+}
+elapsed_since() {
+    python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$1" "$(now)"
+}
+
+FAILURES=0
+SCENARIO=""
+TIMES=()
+ok() { printf '  ok    %s\n' "$*"; }
+fail() {
+    printf '  FAIL  %s\n' "$*"
+    FAILURES=$((FAILURES + 1))
+}
+# check DESCRIPTION COMMAND...: runs the command (its output indented), ok when it exits 0.
+check() {
+    local description="$1"
+    shift
+    if "$@"; then ok "$description"; else fail "$description"; fi
+}
+# expect_status WANT GOT WHAT
+expect_status() {
+    if [[ "$2" -eq "$1" ]]; then ok "$3: exit status $2"; else fail "$3: exit status $2, expected $1"; fi
+}
+# has FILE PATTERN DESCRIPTION: the file contains the fixed string.
+has() {
+    if grep -qF -- "$2" "$1"; then ok "$3"; else fail "$3 (no '$2' in ${1#"$E2E"/})"; fi
+}
+# lacks FILE STRING DESCRIPTION
+lacks() {
+    if grep -qF -- "$2" "$1"; then fail "$3 ('$2' found in ${1#"$E2E"/})"; else ok "$3"; fi
+}
+begin() {
+    SCENARIO="$1"
+    SCENARIO_START="$(now)"
+    printf '\n==> %s\n' "$1"
+}
+finish() {
+    TIMES+=("$(printf '%8ss  %s' "$(elapsed_since "$SCENARIO_START")" "$SCENARIO")")
+}
+
+# Puts the copy back to the checkout's state, with the locked spec fetched (from ../shared, as a checkout does).
+reset_copy() {
+    git -C "$ROOT" ls-files -z --cached --others --exclude-standard | helper sync "$ROOT" "$COPY"
+    (cd "$COPY" && env -u SPEC_SOURCE Scripts/fetch-spec.sh >/dev/null)
+}
+# Runs update-spec.sh in the copy: update NAME [args...]; stdout in logs/NAME.out, stderr in logs/NAME.err.
+update() {
+    local name="$1" status=0
+    shift
+    (cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" Scripts/update-spec.sh "$@") \
+        >"$LOGS/$name.out" 2>"$LOGS/$name.err" || status=$?
+    return "$status"
+}
+# Prints the first line of a file that is not empty.
+first_line() { grep -m 1 -v '^[[:space:]]*$' "$1" || true; }
+
+sha_of() { python3 -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$1"; }
+size_of() { python3 -c 'import os, sys; print(os.path.getsize(sys.argv[1]))' "$1"; }
+fake_commit() { printf '%s' "$1" | python3 -c 'import hashlib, sys; print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest())'; }
+
+TOTAL_START="$(now)"
+echo "test-update-spec: copy $COPY (beside $E2E/work/shared -> $SHARED), SwiftPM scratch $SCRATCH_PATH_COPY"
+echo "test-update-spec: generator $GENERATOR"
+
+# --- baseline -----------------------------------------------------------------------------------------------------------
+
+begin "baseline: the copy is the checkout, and check passes in it"
+reset_copy
+if (cd "$COPY" && "$GENERATOR" check >"$LOGS/baseline-check.log" 2>&1); then
+    ok "openai-generator check passes in the copy"
+else
+    fail "openai-generator check fails in the copy: the checkout's Generated/ and the generator disagree (see $LOGS/baseline-check.log); fix that first"
+    exit 1
+fi
+helper make-specs "$COPY/Spec/openapi.yaml" "$TMPW"
+BREAKING="$TMPW/breaking.yaml"
+CLEAN="$TMPW/clean.yaml"
+LOCKED_SHA="$(sha_of "$COPY/Spec/openapi.yaml")"
+ok "made breaking.yaml (Invite without accepted_at) and clean.yaml (InviteRequest + note) from the locked spec"
+BREAKING_COMMIT="$(fake_commit "update-spec e2e: breaking")"
+CLEAN_COMMIT="$(fake_commit "update-spec e2e: clean")"
+URL_COMMIT="$(fake_commit "update-spec e2e: url")"
+UPSTREAM="https://raw.githubusercontent.com/openai/openai-openapi"
+finish
+
+# --- refusals -----------------------------------------------------------------------------------------------------------
+
+begin "sources: what the lock may not name is refused, what it may is recorded"
+helper state "$COPY" "$TMPW/before.json"
+status=0
+update local-no-commit "$CLEAN" || status=$?
+expect_status 2 "$status" "a local file in a temporary folder without --commit"
+has "$LOGS/local-no-commit.err" "is a local file; the lock must say where the spec comes from" "  says why (pass --commit or --allow-local-source)"
+status=0
+update local-allow-temp --allow-local-source "$CLEAN" || status=$?
+expect_status 2 "$status" "the same with --allow-local-source (a temporary path never goes into the lock)"
+has "$LOGS/local-allow-temp.err" "is under a temporary folder" "  says it is a temporary folder"
+OLDER="$SHARED/spec/history/2026-08-13-855e5d4.yaml"
+status=0
+update older --commit "855e5d4$(printf '0%.0s' {1..33})" "$OLDER" || status=$?
+expect_status 2 "$status" "an older spec (history 2026-08-13 against the lock's 2026-08-21) without --allow-older"
+has "$LOGS/older.err" "WARNING: the new spec (2026-08-13, 855e5d4) looks OLDER than the locked one (2026-08-21" "  warns on stderr"
+has "$LOGS/older.err" "pass --allow-older" "  names --allow-older"
+status=0
+SUMMARY_FILE="$TMPW/older-summary.md" update older-dry-run --dry-run "$OLDER" || status=$?
+expect_status 0 "$status" "the older spec with --dry-run"
+if first_line "$LOGS/older-dry-run.out" | grep -q '^> \*\*Warning:\*\* the new spec (2026-08-13) looks OLDER'; then
+    ok "  the summary's first line is the warning (stdout)"
+else
+    fail "  the summary's first line is not the warning: $(first_line "$LOGS/older-dry-run.out")"
+fi
+if first_line "$TMPW/older-summary.md" | grep -q 'looks OLDER'; then ok "  and in SUMMARY_FILE"; else fail "  SUMMARY_FILE does not start with the warning"; fi
+has "$LOGS/older-dry-run.out" "## OpenAPI spec changes" "  the summary follows"
+
+# URLs, from a local HTTP server.
+mkdir -p "$TMPW/www/$URL_COMMIT" "$TMPW/www/main"
+cp "$CLEAN" "$TMPW/www/$URL_COMMIT/openapi.yaml"
+cp "$CLEAN" "$TMPW/www/main/openapi.yaml"
+python3 "$TMPW/helpers.py" serve "$TMPW/www" "$TMPW/port" &
+SERVER_PID=$!
+for _ in $(seq 50); do [[ -s "$TMPW/port" ]] && break; sleep 0.1; done
+PORT="$(cat "$TMPW/port")"
+status=0
+update url-branch "http://127.0.0.1:$PORT/main/openapi.yaml" || status=$?
+expect_status 2 "$status" "a URL that pins no commit (a branch)"
+has "$LOGS/url-branch.err" "does not pin a commit" "  says it pins no commit"
+check "nothing changed after the refusals (every file of Generated/ and Spec/, bytes and times)" \
+    bash -c "python3 '$TMPW/helpers.py' state '$COPY' '$TMPW/after.json' && python3 '$TMPW/helpers.py' compare '$TMPW/before.json' '$TMPW/after.json' times"
+URL="http://127.0.0.1:$PORT/$URL_COMMIT/openapi.yaml"
+status=0
+SKIP_SDK_BUILD=1 update url-commit --date 2026-09-03 "$URL" || status=$?
+expect_status 0 "$status" "a URL holding a 40-hex commit, with --date (SKIP_SDK_BUILD=1: generate and check only)"
+check "  lock: url and commit from the URL, sha256, size, date, openapi" helper lock-is "$COPY/Spec/lock.json" \
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"$URL\", \"commit\": \"$URL_COMMIT\", \"sha256\": \"$(sha_of "$CLEAN")\", \"date\": \"2026-09-03\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
+has "$LOGS/url-commit.out" "$URL" "  the summary names the new spec by its URL"
+rm -rf "$E2E/cache" # that success cached clean.yaml; the clean scenario must show it caches by itself
+reset_copy
+
+# --allow-local-source with a file beside the repository (not a temporary folder), named like a history file.
+mkdir -p "$E2E/work/local-specs"
+LOCAL_SPEC="$E2E/work/local-specs/2026-09-04-abcdef1.yaml"
+cp "$CLEAN" "$LOCAL_SPEC"
+status=0
+SKIP_SDK_BUILD=1 update local-allowed --allow-local-source "$LOCAL_SPEC" || status=$?
+expect_status 0 "$status" "--allow-local-source with a file beside the repository (SKIP_SDK_BUILD=1)"
+check "  lock: url the path relative to the repository, commit and date from the file name" helper lock-is "$COPY/Spec/lock.json" \
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"../local-specs/2026-09-04-abcdef1.yaml\", \"commit\": \"abcdef1\", \"sha256\": \"$(sha_of "$CLEAN")\", \"date\": \"2026-09-04\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
+rm -rf "$E2E/cache" "$COPY/Spec/openapi.yaml"
+status=0
+(cd "$COPY" && env -u SPEC_SOURCE Scripts/fetch-spec.sh) >"$LOGS/fetch-local-url.log" 2>&1 || status=$?
+expect_status 0 "$status" "  fetch-spec.sh then reads the lock's url as that path"
+check "  and gets the same bytes" cmp -s "$CLEAN" "$COPY/Spec/openapi.yaml"
+kill "$SERVER_PID" 2>/dev/null || true
+wait "$SERVER_PID" 2>/dev/null || true
+SERVER_PID=""
+reset_copy
+finish
+
+# --- interrupt ---------------------------------------------------------------------------------------------------------
+
+begin "interrupt: Ctrl-C during the SDK build rolls everything back"
+reset_copy
+helper state "$COPY" "$TMPW/before.json"
+status=0
+(cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" python3 "$TMPW/helpers.py" interrupt "$LOGS/interrupt.log" "==> 8/9" \
+    Scripts/update-spec.sh --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING") || status=$?
+expect_status 130 "$status" "SIGINT to the process group after '==> 8/9' (255: the marker never came)"
+has "$LOGS/interrupt.log" "interrupted (INT); rolling back" "  says it rolls back"
+has "$LOGS/interrupt.log" "byte for byte as before" "  says the rollback was verified"
+check "  every file of Generated/ and Spec/ as before (bytes, list and modification times; no staging folder)" \
+    bash -c "python3 '$TMPW/helpers.py' state '$COPY' '$TMPW/after.json' && python3 '$TMPW/helpers.py' compare '$TMPW/before.json' '$TMPW/after.json' times"
+finish
+
+# --- breaking ----------------------------------------------------------------------------------------------------------
+
+begin "breaking: a spec change that breaks a hand-written file is rolled back and explained"
+reset_copy
+PROBE="Sources/OpenAI/Helpers/UpdateSpecProbe.swift"
+cat >"$COPY/$PROBE" <<'SWIFT'
+// Written by Scripts/test-update-spec.sh: hand-written code using a member that the test's new spec removes.
+func updateSpecProbe(_ invite: Invite) {
+    _ = invite.acceptedAt
+}
+SWIFT
+PROBE_LINE=3
+helper state "$COPY" "$TMPW/before.json"
+cp "$COPY/Spec/lock.json" "$TMPW/lock-before.json"
+status=0
+(cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/breaking.md" SUMMARY_JSON="$TMPW/breaking.json" \
+    Scripts/update-spec.sh --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING") >"$LOGS/breaking.log" 2>&1 || status=$?
+expect_status 1 "$status" "update-spec.sh to breaking.yaml"
+check "  every file of Generated/ and Spec/ byte-identical to before, same file list, same modification times" \
+    bash -c "python3 '$TMPW/helpers.py' state '$COPY' '$TMPW/after.json' && python3 '$TMPW/helpers.py' compare '$TMPW/before.json' '$TMPW/after.json' times"
+check "  Spec/lock.json unchanged" cmp -s "$TMPW/lock-before.json" "$COPY/Spec/lock.json"
+has "$LOGS/breaking.log" "$PROBE:$PROBE_LINE:" "  names the probe's file and line ($PROBE:$PROBE_LINE)"
+has "$LOGS/breaking.log" "has no member 'acceptedAt'" "  quotes the compiler's error"
+has "$LOGS/breaking.log" "caused by the spec change property-removed \`Invite.acceptedAt\`" "  names the spec change that caused it"
+has "$LOGS/breaking.log" "rolled back" "  says it rolled back"
+lacks "$LOGS/breaking.log" "Generated/: the generated code itself does not compile" "  blames no generated file"
+summary_line="$(grep -n -m 1 '^## OpenAPI spec changes' "$LOGS/breaking.log" | cut -d: -f1 || true)"
+generate_line="$(grep -n -m 1 '^==> 6/9' "$LOGS/breaking.log" | cut -d: -f1 || true)"
+if [[ -n "$summary_line" && -n "$generate_line" && "$summary_line" -lt "$generate_line" ]]; then
+    ok "  the summary came first (line $summary_line, regeneration at line $generate_line)"
+else
+    fail "  the summary did not come before regeneration (summary line '${summary_line}', regeneration '${generate_line}')"
+fi
+has "$TMPW/breaking.md" "$UPSTREAM/$BREAKING_COMMIT/openapi.yaml" "  SUMMARY_FILE names the new spec by its upstream URL"
+has "$TMPW/breaking.md" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["url"])' "$TMPW/lock-before.json")" "  and the old one by the lock's URL"
+lacks "$TMPW/breaking.md" "$TMPW" "  and never by a temporary path"
+check "  SUMMARY_JSON lists property-removed Invite.acceptedAt" python3 -c '
+import json, sys
+changes = json.load(open(sys.argv[1]))["changes"]
+sys.exit(0 if any(c["kind"] == "property-removed" and c.get("swift") == "Invite.acceptedAt" for c in changes) else 1)' "$TMPW/breaking.json"
+check "  the failed spec is not cached" test ! -e "$OPENAI_SPEC_CACHE/$(sha_of "$BREAKING").yaml"
+
+status=0
+update breaking-keep --keep-on-failure --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING" || status=$?
+expect_status 1 "$status" "again with --keep-on-failure"
+has "$LOGS/breaking-keep.err" "--keep-on-failure: the new state is kept" "  says the new state is kept"
+check "  the lock is the new spec's" helper lock-is "$COPY/Spec/lock.json" \
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$BREAKING_COMMIT/openapi.yaml\", \"commit\": \"$BREAKING_COMMIT\", \"sha256\": \"$(sha_of "$BREAKING")\", \"date\": \"2026-09-01\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$BREAKING")}"
+check "  Generated/ is the new spec's (check passes on it)" bash -c "cd '$COPY' && '$GENERATOR' check >/dev/null 2>&1"
+rm -f "$COPY/$PROBE"
+finish
+
+# --- clean -------------------------------------------------------------------------------------------------------------
+
+begin "clean: a harmless addition updates the lock and touches only the files that change"
+reset_copy
+helper state "$COPY" "$TMPW/before.json"
+status=0
+(cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/clean.md" SUMMARY_JSON="$TMPW/clean.json" \
+    Scripts/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") >"$LOGS/clean.out" 2>"$LOGS/clean.err" || status=$?
+expect_status 0 "$status" "update-spec.sh --commit $CLEAN_COMMIT --date 2026-09-02 clean.yaml"
+CLEAN_SHA="$(sha_of "$CLEAN")"
+check "  lock: source, url, commit, sha256, date, openapi, size (and nothing else)" helper lock-is "$COPY/Spec/lock.json" \
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$CLEAN_COMMIT/openapi.yaml\", \"commit\": \"$CLEAN_COMMIT\", \"sha256\": \"$CLEAN_SHA\", \"date\": \"2026-09-02\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
+check "  Spec/openapi.yaml is clean.yaml" cmp -s "$CLEAN" "$COPY/Spec/openapi.yaml"
+check "  openai-generator check passes in the copy" bash -c "cd '$COPY' && '$GENERATOR' check >'$LOGS/clean-check.log' 2>&1"
+helper state "$COPY" "$TMPW/after.json"
+INVITE_FILE="$(cd "$COPY/Sources/OpenAI/Generated" && grep -l 'struct InviteRequest\b' -r . | sed 's|^\./||' | head -n 1)"
+expected_changes="$(printf 'content Sources/OpenAI/Generated/%s\ncontent Sources/OpenAI/Generated/Manifest.swift\ncontent Spec/lock.json\ncontent Spec/openapi.yaml\n' "$INVITE_FILE" | LC_ALL=C sort)"
+actual_changes="$(helper changed "$TMPW/before.json" "$TMPW/after.json" | LC_ALL=C sort)"
+if [[ "$actual_changes" == "$expected_changes" ]]; then
+    ok "  only $INVITE_FILE and Manifest.swift changed in Generated/ (the other files keep bytes and modification times)"
+else
+    fail "  changed files: $(echo "$actual_changes" | tr '\n' ';'), expected: $(echo "$expected_changes" | tr '\n' ';')"
+fi
+has "$COPY/Sources/OpenAI/Generated/Manifest.swift" "spec-sha256: $CLEAN_SHA" "  Manifest.swift holds the new sha256"
+if grep -rlF -e "$CLEAN_SHA" -e "$LOCKED_SHA" "$COPY/Sources/OpenAI/Generated" | grep -v '/Manifest.swift$' >/dev/null; then
+    fail "  a generated file other than Manifest.swift holds a spec hash"
+else
+    ok "  no other generated file holds a spec hash"
+fi
+has "$COPY/Sources/OpenAI/Generated/$INVITE_FILE" "public var note: Swift.String?" "  InviteRequest has the new property"
+check "  the new spec is in the cache ($OPENAI_SPEC_CACHE/<sha256>.yaml)" cmp -s "$CLEAN" "$OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml"
+if first_line "$LOGS/clean.out" | grep -q '^## OpenAPI spec changes'; then ok "  stdout is the summary"; else fail "  stdout does not start with the summary"; fi
+has "$TMPW/clean.md" "InviteRequest.note" "  the summary names InviteRequest.note"
+lacks "$TMPW/clean.md" "$TMPW" "  and no temporary path"
+check "  SUMMARY_JSON lists property-added InviteRequest.note" python3 -c '
+import json, sys
+changes = json.load(open(sys.argv[1]))["changes"]
+sys.exit(0 if any(c["kind"] == "property-added" and c.get("swift") == "InviteRequest.note" for c in changes) else 1)' "$TMPW/clean.json"
+if tests_ran="$(grep -Eo 'Executed [0-9]+ tests?' "$LOGS/clean.err" | tail -n 1)" && [[ "${tests_ran//[!0-9]/}" -gt 0 ]]; then
+    ok "  the fast tests ran ($tests_ran)"
+else
+    fail "  the fast tests did not run (no 'Executed N tests' in logs/clean.err)"
+fi
+cp "$COPY/Spec/lock.json" "$TMPW/clean-lock.json"
+finish
+
+# --- fetch -------------------------------------------------------------------------------------------------------------
+
+begin "fetch: fetch-spec.sh finds the locked spec by sha256 without network"
+mkdir -p "$FRESH/Scripts" "$FRESH/Spec" "$TMPW/bin"
+cp "$COPY/Scripts/fetch-spec.sh" "$FRESH/Scripts/"
+cat >"$TMPW/bin/curl" <<EOF
+#!/bin/sh
+echo "\$*" >>"$TMPW/curl-called"
+echo "curl (stub of Scripts/test-update-spec.sh): no network" >&2
+exit 7
+EOF
+chmod +x "$TMPW/bin/curl"
+fetch() { (cd "$FRESH" && env -u SPEC_SOURCE PATH="$TMPW/bin:$PATH" Scripts/fetch-spec.sh) >"$LOGS/$1.log" 2>&1; }
+
+HISTORY_SPEC="$SHARED/spec/history/2026-08-05-dc708bb.yaml"
+helper make-lock "$COPY/Spec/lock.json" "$FRESH/Spec/lock.json" "$(sha_of "$HISTORY_SPEC")" "$(size_of "$HISTORY_SPEC")" "http://127.0.0.1:9/unreachable/openapi.yaml"
+rm -f "$TMPW/curl-called"
+status=0
+fetch fetch-history || status=$?
+expect_status 0 "$status" "a lock naming history/2026-08-05-dc708bb.yaml's sha256 (url unreachable)"
+has "$LOGS/fetch-history.log" "found the locked spec at ../shared/spec/history/2026-08-05-dc708bb.yaml" "  found it in ../shared/spec/history"
+check "  Spec/openapi.yaml is that file" cmp -s "$HISTORY_SPEC" "$FRESH/Spec/openapi.yaml"
+check "  no download was tried" test ! -e "$TMPW/curl-called"
+
+cp "$TMPW/clean-lock.json" "$FRESH/Spec/lock.json"
+rm -f "$FRESH/Spec/openapi.yaml" "$TMPW/curl-called"
+status=0
+fetch fetch-cache || status=$?
+expect_status 0 "$status" "the lock the clean scenario wrote, in a fresh checkout"
+has "$LOGS/fetch-cache.log" "found the locked spec at $OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml" "  found it in the cache update-spec.sh filled"
+check "  Spec/openapi.yaml is the clean spec" cmp -s "$CLEAN" "$FRESH/Spec/openapi.yaml"
+check "  no download was tried" test ! -e "$TMPW/curl-called"
+
+helper make-lock "$COPY/Spec/lock.json" "$FRESH/Spec/lock.json" "$(sha_of "$BREAKING")" "$(size_of "$BREAKING")" "http://127.0.0.1:9/unreachable/openapi.yaml"
+rm -f "$FRESH/Spec/openapi.yaml" "$TMPW/curl-called"
+status=0
+fetch fetch-miss || status=$?
+expect_status 1 "$status" "a sha256 found nowhere"
+check "  the lock's url was tried after the local places" test -s "$TMPW/curl-called"
+check "  no Spec/openapi.yaml was left" test ! -e "$FRESH/Spec/openapi.yaml"
+finish
+
+# --- summary -----------------------------------------------------------------------------------------------------------
+
+reset_copy
+printf '\n==> Summary (logs of this run: %s)\n' "$LOGS"
+for row in "${TIMES[@]}"; do
+    printf '%s\n' "$row"
+done
+printf '%8ss  total\n' "$(elapsed_since "$TOTAL_START")"
+if [[ $FAILURES -ne 0 ]]; then
+    printf '\ntest-update-spec: FAILED: %d check(s) failed.\n' "$FAILURES"
+    exit 1
+fi
+printf '\ntest-update-spec: all checks passed.\n'
