@@ -13,11 +13,18 @@
 #        the spec cache, $OPENAI_SPEC_CACHE/<sha256>.yaml
 #          (default ${XDG_CACHE_HOME:-$HOME/.cache}/openai-swift/specs; Scripts/update-spec.sh puts every spec it
 #          moves to there, and a successful download below is put there too);
-#   3. the `url` in Spec/lock.json, downloaded with curl (a lock written with update-spec.sh --allow-local-source may
-#      name a file instead: a path relative to the repository).
-# The file's sha256 must equal the lock's `sha256`; otherwise the script exits 1 and leaves no file at
-# Spec/openapi.yaml. When Spec/openapi.yaml already has the locked hash, nothing is done.
-# Environment: SPEC_SOURCE, OPENAI_SPEC_CACHE, XDG_CACHE_HOME (see above).
+#   3. the `url` in the lock, downloaded with curl (a lock written with update-spec.sh --allow-local-source may name
+#      a file instead: a path relative to the repository).
+# The file's sha256 must equal the lock's `sha256`; otherwise the script exits 1 and leaves no file at the
+# destination (a file that was there is removed). When the destination already has the locked hash, nothing is done.
+# Environment:
+#   LOCK_FILE=PATH     the lock to read instead of Spec/lock.json (any commit's, e.g. from `git show
+#                      origin/main:Spec/lock.json`); a relative path is the caller's.
+#   SPEC_DEST=PATH     where the spec goes instead of Spec/openapi.yaml (its folder is created); a relative path is
+#                      the caller's. The workflows in .github/workflows/ use both (.github/scripts/locked-spec.sh).
+#   SPEC_SOURCE, OPENAI_SPEC_CACHE, XDG_CACHE_HOME   see above.
+#   GITHUB_ACTIONS=true  replacing a destination that is not the locked spec, and a cache that cannot be written,
+#                      are workflow warnings (::warning::) instead of plain lines.
 #
 # Exit status: 0 the locked spec is in place; 1 hash mismatch, download or copy failure; 2 usage error.
 set -euo pipefail
@@ -28,55 +35,76 @@ if [[ $# -ne 0 ]]; then
 fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-LOCK="$ROOT/Spec/lock.json"
-DEST="$ROOT/Spec/openapi.yaml"
+# shellcheck source=lib/spec.sh source-path=SCRIPTDIR
+source "$ROOT/Scripts/lib/spec.sh"
 SHARED_SPEC_DIR="$ROOT/../shared/spec"
+
+# Prints a path given by the caller as an absolute one.
+absolute() {
+    case "$1" in
+        /*) printf '%s\n' "$1" ;;
+        *) printf '%s/%s\n' "$PWD" "$1" ;;
+    esac
+}
+LOCK="$(absolute "${LOCK_FILE:-$ROOT/Spec/lock.json}")"
+DEST="$(absolute "${SPEC_DEST:-$ROOT/Spec/openapi.yaml}")"
+
+# Shows a path inside the repository relative to it (Spec/openapi.yaml), one under the repository's parent folder
+# as ../NAME/… (how the documentation names ../shared), any other as it is.
+display_path() {
+    local parent
+    parent="$(dirname "$ROOT")"
+    case "$1" in
+        "$ROOT"/../*) printf '..%s\n' "${1#"$ROOT"/..}" ;;
+        "$ROOT"/*) printf '%s\n' "${1#"$ROOT"/}" ;;
+        "$parent"/*) printf '..%s\n' "${1#"$parent"}" ;;
+        *) printf '%s\n' "$1" ;;
+    esac
+}
+LOCK_NAME="$(display_path "$LOCK")"
+DEST_NAME="$(display_path "$DEST")"
+
+# A warning: a workflow command on GitHub Actions, otherwise a line on standard error.
+warn() {
+    if [[ "${GITHUB_ACTIONS:-}" == "true" ]]; then
+        printf '::warning::fetch-spec: %s\n' "$*"
+    else
+        printf 'fetch-spec: warning: %s\n' "$*" >&2
+    fi
+}
 
 if [[ ! -f "$LOCK" ]]; then
     echo "fetch-spec: missing lock file $LOCK" >&2
     exit 1
 fi
 
-# Reads one field of the lock with python3's json module (empty when absent or null).
-lock_field() {
-    python3 -c '
-import json, sys
-value = json.load(open(sys.argv[1])).get(sys.argv[2])
-print("" if value is None else value)' "$LOCK" "$1"
-}
-
-# Prints the sha256 (hex) of a file.
-sha256_of() {
-    python3 -c '
-import hashlib, sys
-h = hashlib.sha256()
-with open(sys.argv[1], "rb") as f:
-    for chunk in iter(lambda: f.read(1 << 20), b""):
-        h.update(chunk)
-print(h.hexdigest())' "$1"
-}
-
-EXPECTED_SHA="$(lock_field sha256)"
-EXPECTED_SIZE="$(lock_field size)"
-LOCK_URL="$(lock_field url)"
-LOCK_COMMIT="$(lock_field commit)"
+EXPECTED_SHA="$(json_field "$LOCK" sha256)"
+EXPECTED_SIZE="$(json_field "$LOCK" size)"
+LOCK_URL="$(json_field "$LOCK" url)"
+LOCK_COMMIT="$(json_field "$LOCK" commit)"
 if [[ ! "$EXPECTED_SHA" =~ ^[0-9a-f]{64}$ ]]; then
-    echo "fetch-spec: Spec/lock.json has no valid sha256 ('$EXPECTED_SHA')" >&2
+    echo "fetch-spec: $LOCK_NAME has no valid sha256 ('$EXPECTED_SHA')" >&2
     exit 1
 fi
-SPEC_CACHE="${OPENAI_SPEC_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/openai-swift/specs}"
+SPEC_CACHE="$(spec_cache_dir)"
 
 if [[ -f "$DEST" ]]; then
     current="$(sha256_of "$DEST")"
     if [[ "$current" == "$EXPECTED_SHA" ]]; then
-        echo "fetch-spec: Spec/openapi.yaml already matches the lock (sha256 $EXPECTED_SHA, commit ${LOCK_COMMIT:0:7}); nothing to do."
+        echo "fetch-spec: $DEST_NAME already matches $LOCK_NAME (sha256 $EXPECTED_SHA, commit ${LOCK_COMMIT:0:7}); nothing to do."
         exit 0
     fi
-    echo "fetch-spec: Spec/openapi.yaml has sha256 $current, the lock wants $EXPECTED_SHA; replacing it."
+    message="$DEST_NAME has sha256 $current, $LOCK_NAME wants $EXPECTED_SHA; replacing it."
+    if [[ "${GITHUB_ACTIONS:-}" == "true" ]]; then
+        warn "$message"
+    else
+        echo "fetch-spec: $message"
+    fi
 fi
 
 # Write next to the destination first so the final rename is atomic and a bad file never lands at DEST.
-TMP="$(mktemp "$ROOT/Spec/.openapi.yaml.XXXXXX")"
+mkdir -p "$(dirname "$DEST")"
+TMP="$(mktemp "$(dirname "$DEST")/.$(basename "$DEST").XXXXXX")"
 cleanup() { rm -f "$TMP"; }
 trap cleanup EXIT
 
@@ -87,7 +115,7 @@ download() {
     fi
     echo "fetch-spec: downloading $1"
     if ! curl --fail --silent --show-error --location --retry 3 --output "$TMP" "$1"; then
-        echo "fetch-spec: download failed: $1 (Spec/openapi.yaml left unchanged)" >&2
+        echo "fetch-spec: download failed: $1 ($DEST_NAME left unchanged)" >&2
         return 1
     fi
 }
@@ -116,17 +144,6 @@ for path in candidates:
         sys.exit(0)
 sys.exit(1)
 PY
-}
-
-# Shows a path under the repository's parent folder as ../NAME/… (how the documentation names ../shared).
-display_path() {
-    local parent
-    parent="$(dirname "$ROOT")"
-    case "$1" in
-        "$ROOT"/../*) printf '..%s\n' "${1#"$ROOT"/..}" ;;
-        "$parent"/*) printf '..%s\n' "${1#"$parent"}" ;;
-        *) printf '%s\n' "$1" ;;
-    esac
 }
 
 TRIED=()
@@ -169,7 +186,7 @@ else
                 SOURCE_DESC="$LOCK_URL"
                 ;;
             "")
-                echo "fetch-spec: Spec/lock.json has no url to download from" >&2
+                echo "fetch-spec: $LOCK_NAME has no url to download from" >&2
                 exit 1
                 ;;
             *)
@@ -196,13 +213,13 @@ if [[ "$actual" != "$EXPECTED_SHA" ]]; then
         stale_note=" (the stale copy that was there has been removed)"
     fi
     {
-        echo "fetch-spec: REFUSED: the spec from $SOURCE_DESC does not match Spec/lock.json."
+        echo "fetch-spec: REFUSED: the spec from $SOURCE_DESC does not match $LOCK_NAME."
         echo "  expected sha256 $EXPECTED_SHA"
         echo "  actual   sha256 $actual"
         if [[ ${#TRIED[@]} -gt 0 ]]; then
             echo "  no local copy had the locked hash either (${TRIED[*]})."
         fi
-        echo "  Spec/openapi.yaml was not written$stale_note."
+        echo "  $DEST_NAME was not written$stale_note."
         echo "  To move to a new spec on purpose, use Scripts/update-spec.sh."
     } >&2
     exit 1
@@ -210,16 +227,14 @@ fi
 
 chmod 644 "$TMP"
 # A downloaded spec goes into the cache too, so the next checkout on this machine need not download it.
-if [[ "$SOURCE_DESC" == "$LOCK_URL" && "$LOCK_URL" == http* && -n "$SPEC_CACHE" ]]; then
-    if mkdir -p "$SPEC_CACHE" 2>/dev/null && cp "$TMP" "$SPEC_CACHE/.$EXPECTED_SHA.yaml.$$" 2>/dev/null \
-        && mv -f "$SPEC_CACHE/.$EXPECTED_SHA.yaml.$$" "$SPEC_CACHE/$EXPECTED_SHA.yaml"; then
-        echo "fetch-spec: cached as $SPEC_CACHE/$EXPECTED_SHA.yaml"
+if [[ "$SOURCE_DESC" == "$LOCK_URL" && "$LOCK_URL" == http* ]]; then
+    if cached="$(spec_cache_put "$TMP" "$EXPECTED_SHA")"; then
+        echo "fetch-spec: cached as $cached"
     else
-        rm -f "$SPEC_CACHE/.$EXPECTED_SHA.yaml.$$"
-        echo "fetch-spec: warning: could not write the spec cache $SPEC_CACHE (continuing)" >&2
+        warn "could not write the spec cache $SPEC_CACHE (continuing)"
     fi
 fi
 mv -f "$TMP" "$DEST"
 trap - EXIT
 size="$(python3 -c 'import os, sys; print(os.path.getsize(sys.argv[1]))' "$DEST")"
-echo "fetch-spec: wrote Spec/openapi.yaml ($size bytes, sha256 $EXPECTED_SHA, commit ${LOCK_COMMIT:0:7}) from $SOURCE_DESC."
+echo "fetch-spec: wrote $DEST_NAME ($size bytes, sha256 $EXPECTED_SHA, commit ${LOCK_COMMIT:0:7}) from $SOURCE_DESC."

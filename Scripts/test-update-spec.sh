@@ -6,11 +6,16 @@
 # SwiftPM scratch folder persists, so a second run builds incrementally.
 #
 # Scenarios (each prints what it checked):
-#   sources    a local file in a temporary folder without --commit (also with --allow-local-source), a spec older
-#              than the lock (refused; --dry-run warns in the summary's first lines), a branch URL without a commit
-#              (refused); accepted with SKIP_SDK_BUILD=1 (generate and check): a URL holding a commit (the lock's
-#              url and commit from it) and --allow-local-source with a file beside the repository (its relative
-#              path in the lock, which fetch-spec.sh then reads);
+#   sources    refused, nothing changed: a local file in a temporary folder without --commit (also with
+#              --allow-local-source), --allow-local-source with a file in /dev/shm or outside the repository's
+#              parent folder, a spec older than the lock (--dry-run: the warning is the summary's first line), a
+#              branch URL, a URL on another host with 40 hex in its path (https://evil.example/<40-hex>/...);
+#              the lock update-spec-helpers.py decides for URLs on other hosts (--commit: the upstream raw URL;
+#              --url: that URL, its host and path as `source`) and github.com's blob URL; accepted with
+#              SKIP_SDK_BUILD=1 (generate and check): openai/openai-openapi's raw URL at a commit (the lock's url
+#              and commit from it) and --allow-local-source with a file beside the repository (its relative path
+#              in the lock, which fetch-spec.sh then reads). The https URLs are served by a curl stub from files
+#              (no network);
 #   interrupt  SIGINT (Ctrl-C) to the whole run during the SDK build: exit 130, everything as before;
 #   breaking   a hand-written file (Sources/OpenAI/Helpers/UpdateSpecProbe.swift) uses Invite.acceptedAt and the new
 #              spec (the locked one without #/components/schemas/Invite/properties/accepted_at) removes it: exit 1,
@@ -21,7 +26,9 @@
 #              Manifest.swift changed (the other files keep their modification time), the spec is in the cache;
 #   fetch      fetch-spec.sh in a fresh copy without network (curl replaced by a failing stub, SPEC_SOURCE unset):
 #              a lock naming a history file's sha256 finds it in ../shared/spec/history, the lock the clean scenario
-#              wrote finds its spec in the cache, a spec found nowhere fails and leaves no Spec/openapi.yaml.
+#              wrote finds its spec in the cache (also through .github/scripts/locked-spec.sh, i.e. fetch-spec.sh's
+#              LOCK_FILE and SPEC_DEST), a cached file of the right size whose sha256 differs (one byte changed) is
+#              not installed, a spec found nowhere fails and leaves no Spec/openapi.yaml.
 #
 # Usage: Scripts/test-update-spec.sh            (no arguments; works from any directory)
 # Environment:
@@ -42,6 +49,8 @@ fi
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
+# shellcheck source=lib/spec.sh source-path=SCRIPTDIR
+source "$ROOT/Scripts/lib/spec.sh"
 
 if [[ ! -d "$ROOT/../shared/spec/history" || ! -f "$ROOT/../shared/spec/openapi.yaml" ]]; then
     if [[ "${CI:-}" == "true" ]]; then
@@ -89,11 +98,15 @@ ln -sfn "$SHARED" "$E2E/work/shared"
 # Specs made by the test live in a temporary folder on purpose: update-spec.sh must never write such a path.
 TMPW="$(mktemp -d "${TMPDIR:-/tmp}/test-update-spec.XXXXXX")"
 SERVER_PID=""
+SHM_DIR=""
 cleanup() {
     if [[ -n "$SERVER_PID" ]]; then
         kill "$SERVER_PID" 2>/dev/null || true
     fi
     rm -rf "$TMPW"
+    if [[ -n "$SHM_DIR" ]]; then
+        rm -rf "$SHM_DIR"
+    fi
 }
 trap cleanup EXIT
 
@@ -230,6 +243,22 @@ def lock_is(lock, expected):
             print(f"      {key}: got {got.get(key)!r}, want {want.get(key)!r}")
     sys.exit(0 if got == want else 1)
 
+def fields_are(path, expected):
+    """Exit 0 when the JSON object in path has the expected values for the expected keys (others not compared)."""
+    got, want = json.load(open(path)), json.loads(expected)
+    wrong = [key for key in sorted(want) if got.get(key) != want[key]]
+    for key in wrong:
+        print(f"      {key}: got {got.get(key)!r}, want {want[key]!r}")
+    sys.exit(1 if wrong else 0)
+
+def flip_byte(source, out):
+    """Writes source with one byte changed (same size, other sha256): a `description` in its second half becomes
+    `Description`."""
+    data = bytearray(open(source, "rb").read())
+    at = data.index(b"description", len(data) // 2)
+    data[at] = ord("D")
+    open(out, "wb").write(data)
+
 def make_lock(template, out, sha, size, url):
     lock = json.load(open(template))
     lock.update({"sha256": sha, "size": int(size), "url": url})
@@ -286,6 +315,8 @@ FAILURES=0
 SCENARIO=""
 TIMES=()
 ok() { printf '  ok    %s\n' "$*"; }
+# A check that could not run here (not counted as passed).
+skip() { printf '  skip  %s\n' "$*"; }
 fail() {
     printf '  FAIL  %s\n' "$*"
     FAILURES=$((FAILURES + 1))
@@ -333,7 +364,6 @@ update() {
 # Prints the first line of a file that is not empty.
 first_line() { grep -m 1 -v '^[[:space:]]*$' "$1" || true; }
 
-sha_of() { python3 -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$1"; }
 size_of() { python3 -c 'import os, sys; print(os.path.getsize(sys.argv[1]))' "$1"; }
 fake_commit() { printf '%s' "$1" | python3 -c 'import hashlib, sys; print(hashlib.sha1(sys.stdin.buffer.read()).hexdigest())'; }
 
@@ -354,7 +384,7 @@ fi
 helper make-specs "$COPY/Spec/openapi.yaml" "$TMPW"
 BREAKING="$TMPW/breaking.yaml"
 CLEAN="$TMPW/clean.yaml"
-LOCKED_SHA="$(sha_of "$COPY/Spec/openapi.yaml")"
+LOCKED_SHA="$(sha256_of "$COPY/Spec/openapi.yaml")"
 ok "made breaking.yaml (Invite without accepted_at) and clean.yaml (InviteRequest + note) from the locked spec"
 BREAKING_COMMIT="$(fake_commit "update-spec e2e: breaking")"
 CLEAN_COMMIT="$(fake_commit "update-spec e2e: clean")"
@@ -374,12 +404,37 @@ status=0
 update local-allow-temp --allow-local-source "$CLEAN" || status=$?
 expect_status 2 "$status" "the same with --allow-local-source (a temporary path never goes into the lock)"
 has "$LOGS/local-allow-temp.err" "is under a temporary folder" "  says it is a temporary folder"
+if [[ -d /dev/shm && -w /dev/shm ]]; then
+    SHM_DIR="$(mktemp -d /dev/shm/test-update-spec.XXXXXX)"
+    cp "$CLEAN" "$SHM_DIR/2026-09-04-abcdef1.yaml"
+    status=0
+    update local-shm --allow-local-source "$SHM_DIR/2026-09-04-abcdef1.yaml" || status=$?
+    expect_status 2 "$status" "--allow-local-source with a file in /dev/shm (a temporary folder too)"
+    has "$LOGS/local-shm.err" "is under a temporary folder" "  says it is a temporary folder"
+    rm -rf "$SHM_DIR"
+    SHM_DIR=""
+else
+    skip "--allow-local-source with a file in /dev/shm: no writable /dev/shm here"
+fi
+mkdir -p "$E2E/outside-specs"
+OUTSIDE_SPEC="$E2E/outside-specs/2026-09-04-abcdef1.yaml"
+cp "$CLEAN" "$OUTSIDE_SPEC"
+status=0
+update local-outside --allow-local-source "$OUTSIDE_SPEC" || status=$?
+expect_status 2 "$status" "--allow-local-source with a file outside the repository's parent folder (an absolute path in the lock)"
+if grep -Eq "is outside the repository's parent folder|is under a temporary folder" "$LOGS/local-outside.err"; then
+    ok "  says it is outside the repository's parent folder"
+else
+    fail "  does not say why (logs/local-outside.err)"
+fi
+rm -rf "$E2E/outside-specs"
 OLDER="$SHARED/spec/history/2026-08-13-855e5d4.yaml"
 status=0
 update older --commit "855e5d4$(printf '0%.0s' {1..33})" "$OLDER" || status=$?
 expect_status 2 "$status" "an older spec (history 2026-08-13 against the lock's 2026-08-21) without --allow-older"
 has "$LOGS/older.err" "WARNING: the new spec (2026-08-13, 855e5d4) looks OLDER than the locked one (2026-08-21" "  warns on stderr"
 has "$LOGS/older.err" "pass --allow-older" "  names --allow-older"
+check "  and prints no summary (refused before the diff)" test ! -s "$LOGS/older.out"
 status=0
 SUMMARY_FILE="$TMPW/older-summary.md" update older-dry-run --dry-run "$OLDER" || status=$?
 expect_status 0 "$status" "the older spec with --dry-run"
@@ -391,7 +446,8 @@ fi
 if first_line "$TMPW/older-summary.md" | grep -q 'looks OLDER'; then ok "  and in SUMMARY_FILE"; else fail "  SUMMARY_FILE does not start with the warning"; fi
 has "$LOGS/older-dry-run.out" "## OpenAPI spec changes" "  the summary follows"
 
-# URLs, from a local HTTP server.
+# URLs: http from a local HTTP server; https from files, through a curl stub on PATH (https://HOST/PATH is
+# $TMPW/hosts/HOST/PATH; any other URL goes to the real curl).
 mkdir -p "$TMPW/www/$URL_COMMIT" "$TMPW/www/main"
 cp "$CLEAN" "$TMPW/www/$URL_COMMIT/openapi.yaml"
 cp "$CLEAN" "$TMPW/www/main/openapi.yaml"
@@ -399,18 +455,90 @@ python3 "$TMPW/helpers.py" serve "$TMPW/www" "$TMPW/port" &
 SERVER_PID=$!
 for _ in $(seq 50); do [[ -s "$TMPW/port" ]] && break; sleep 0.1; done
 PORT="$(cat "$TMPW/port")"
+for served in "raw.githubusercontent.com/openai/openai-openapi/$URL_COMMIT" "github.com/openai/openai-openapi/raw/$URL_COMMIT" \
+    "evil.example/$URL_COMMIT"; do
+    mkdir -p "$TMPW/hosts/$served"
+    cp "$CLEAN" "$TMPW/hosts/$served/openapi.yaml"
+done
+mkdir -p "$TMPW/https-bin"
+REAL_CURL="$(command -v curl || echo /usr/bin/curl)"
+cat >"$TMPW/https-bin/curl" <<EOF
+#!/usr/bin/env bash
+# curl stub of Scripts/test-update-spec.sh: https://HOST/PATH is served from $TMPW/hosts/HOST/PATH.
+args=("\$@") out="" url=""
+while [[ \$# -gt 0 ]]; do
+    case "\$1" in
+        --output) out="\$2"; shift ;;
+        -*) ;;
+        *) url="\$1" ;;
+    esac
+    shift
+done
+printf '%s\n' "\$url" >>"$TMPW/https-curl-called"
+case "\$url" in
+    https://*)
+        file="$TMPW/hosts/\${url#https://}"
+        if [[ -f "\$file" ]]; then cp "\$file" "\$out"; exit 0; fi
+        echo "curl: (22) The requested URL returned error: 404 (stub: no \$file)" >&2
+        exit 22
+        ;;
+    *) exec "$REAL_CURL" "\${args[@]}" ;;
+esac
+EOF
+chmod +x "$TMPW/https-bin/curl"
+STUB_PATH="$TMPW/https-bin:$PATH"
 status=0
 update url-branch "http://127.0.0.1:$PORT/main/openapi.yaml" || status=$?
 expect_status 2 "$status" "a URL that pins no commit (a branch)"
 has "$LOGS/url-branch.err" "does not pin a commit" "  says it pins no commit"
+status=0
+update url-other-host "http://127.0.0.1:$PORT/$URL_COMMIT/openapi.yaml" || status=$?
+expect_status 2 "$status" "a URL on another host with 40 hex in its path, without --commit"
+has "$LOGS/url-other-host.err" "the 40 hex in its path are not taken as a commit" "  says its hex is not taken as a commit"
+EVIL_URL="https://evil.example/$URL_COMMIT/openapi.yaml"
+status=0
+PATH="$STUB_PATH" update url-evil --date 2026-09-03 "$EVIL_URL" || status=$?
+expect_status 2 "$status" "$EVIL_URL without --commit"
+has "$LOGS/url-evil.err" "does not pin a commit of openai/openai-openapi" "  says it pins no commit of openai/openai-openapi"
 check "nothing changed after the refusals (every file of Generated/ and Spec/, bytes and times)" \
     bash -c "python3 '$TMPW/helpers.py' state '$COPY' '$TMPW/after.json' && python3 '$TMPW/helpers.py' compare '$TMPW/before.json' '$TMPW/after.json' times"
-URL="http://127.0.0.1:$PORT/$URL_COMMIT/openapi.yaml"
+
+# What the lock says for other URLs, from update-spec-helpers.py itself (provenance, then write-lock on a copy).
+provenance_of() {
+    local name="$1" source="$2" commit="$3" url="$4"
+    python3 "$COPY/Scripts/update-spec-helpers.py" provenance "$COPY" "$COPY/Spec/lock.json" "$CLEAN" "$source" 1 \
+        "$commit" 2026-09-03 "$url" 0 0 0 "$SHARED/spec/history" "$TMPW/provenance-$name.json" 2>"$LOGS/provenance-$name.err"
+}
 status=0
-SKIP_SDK_BUILD=1 update url-commit --date 2026-09-03 "$URL" || status=$?
-expect_status 0 "$status" "a URL holding a 40-hex commit, with --date (SKIP_SDK_BUILD=1: generate and check only)"
+provenance_of evil-commit "$EVIL_URL" "$URL_COMMIT" "" || status=$?
+expect_status 0 "$status" "$EVIL_URL with --commit"
+check "  the lock's url is the upstream raw URL at that commit, its source openai/openai-openapi" helper fields-are \
+    "$TMPW/provenance-evil-commit.json" "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$URL_COMMIT/openapi.yaml\", \"commit\": \"$URL_COMMIT\"}"
+status=0
+provenance_of evil-url "$EVIL_URL" "$URL_COMMIT" "$EVIL_URL" || status=$?
+expect_status 0 "$status" "$EVIL_URL with --commit and --url (that URL)"
+cp "$COPY/Spec/lock.json" "$TMPW/lock-evil.json"
+python3 "$COPY/Scripts/update-spec-helpers.py" write-lock "$TMPW/lock-evil.json" "$TMPW/provenance-evil-url.json" 2>/dev/null
+check "  the lock names that URL, and its host and path as the source (not openai/openai-openapi)" helper lock-is "$TMPW/lock-evil.json" \
+    "{\"source\": \"evil.example/$URL_COMMIT/openapi.yaml\", \"url\": \"$EVIL_URL\", \"commit\": \"$URL_COMMIT\", \"sha256\": \"$(sha256_of "$CLEAN")\", \"date\": \"2026-09-03\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
+status=0
+provenance_of blob "https://github.com/openai/openai-openapi/blob/$URL_COMMIT/openapi.yaml" "" "" || status=$?
+expect_status 0 "$status" "github.com/openai/openai-openapi/blob/<40-hex>/openapi.yaml without --commit"
+check "  commit from the URL, the lock's url its raw URL" helper fields-are "$TMPW/provenance-blob.json" \
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$URL_COMMIT/openapi.yaml\", \"commit\": \"$URL_COMMIT\"}"
+rm -f "$TMPW/https-curl-called"
+status=0
+PATH="$STUB_PATH" update url-blob-dry-run --dry-run "https://github.com/openai/openai-openapi/blob/$URL_COMMIT/openapi.yaml" || status=$?
+expect_status 0 "$status" "  update-spec.sh --dry-run with that URL"
+has "$TMPW/https-curl-called" "https://github.com/openai/openai-openapi/raw/$URL_COMMIT/openapi.yaml" "  downloads its raw twin, not the web page"
+has "$LOGS/url-blob-dry-run.out" "$UPSTREAM/$URL_COMMIT/openapi.yaml" "  the summary names the raw URL"
+
+URL="$UPSTREAM/$URL_COMMIT/openapi.yaml"
+status=0
+PATH="$STUB_PATH" SKIP_SDK_BUILD=1 update url-commit --date 2026-09-03 "$URL" || status=$?
+expect_status 0 "$status" "openai/openai-openapi's raw URL at a 40-hex commit, with --date (SKIP_SDK_BUILD=1: generate and check only)"
 check "  lock: url and commit from the URL, sha256, size, date, openapi" helper lock-is "$COPY/Spec/lock.json" \
-    "{\"source\": \"openai/openai-openapi\", \"url\": \"$URL\", \"commit\": \"$URL_COMMIT\", \"sha256\": \"$(sha_of "$CLEAN")\", \"date\": \"2026-09-03\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"$URL\", \"commit\": \"$URL_COMMIT\", \"sha256\": \"$(sha256_of "$CLEAN")\", \"date\": \"2026-09-03\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
 has "$LOGS/url-commit.out" "$URL" "  the summary names the new spec by its URL"
 rm -rf "$E2E/cache" # that success cached clean.yaml; the clean scenario must show it caches by itself
 reset_copy
@@ -423,7 +551,7 @@ status=0
 SKIP_SDK_BUILD=1 update local-allowed --allow-local-source "$LOCAL_SPEC" || status=$?
 expect_status 0 "$status" "--allow-local-source with a file beside the repository (SKIP_SDK_BUILD=1)"
 check "  lock: url the path relative to the repository, commit and date from the file name" helper lock-is "$COPY/Spec/lock.json" \
-    "{\"source\": \"openai/openai-openapi\", \"url\": \"../local-specs/2026-09-04-abcdef1.yaml\", \"commit\": \"abcdef1\", \"sha256\": \"$(sha_of "$CLEAN")\", \"date\": \"2026-09-04\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"../local-specs/2026-09-04-abcdef1.yaml\", \"commit\": \"abcdef1\", \"sha256\": \"$(sha256_of "$CLEAN")\", \"date\": \"2026-09-04\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
 rm -rf "$E2E/cache" "$COPY/Spec/openapi.yaml"
 status=0
 (cd "$COPY" && env -u SPEC_SOURCE Scripts/fetch-spec.sh) >"$LOGS/fetch-local-url.log" 2>&1 || status=$?
@@ -490,14 +618,14 @@ check "  SUMMARY_JSON lists property-removed Invite.acceptedAt" python3 -c '
 import json, sys
 changes = json.load(open(sys.argv[1]))["changes"]
 sys.exit(0 if any(c["kind"] == "property-removed" and c.get("swift") == "Invite.acceptedAt" for c in changes) else 1)' "$TMPW/breaking.json"
-check "  the failed spec is not cached" test ! -e "$OPENAI_SPEC_CACHE/$(sha_of "$BREAKING").yaml"
+check "  the failed spec is not cached" test ! -e "$OPENAI_SPEC_CACHE/$(sha256_of "$BREAKING").yaml"
 
 status=0
 update breaking-keep --keep-on-failure --commit "$BREAKING_COMMIT" --date 2026-09-01 "$BREAKING" || status=$?
 expect_status 1 "$status" "again with --keep-on-failure"
 has "$LOGS/breaking-keep.err" "--keep-on-failure: the new state is kept" "  says the new state is kept"
 check "  the lock is the new spec's" helper lock-is "$COPY/Spec/lock.json" \
-    "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$BREAKING_COMMIT/openapi.yaml\", \"commit\": \"$BREAKING_COMMIT\", \"sha256\": \"$(sha_of "$BREAKING")\", \"date\": \"2026-09-01\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$BREAKING")}"
+    "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$BREAKING_COMMIT/openapi.yaml\", \"commit\": \"$BREAKING_COMMIT\", \"sha256\": \"$(sha256_of "$BREAKING")\", \"date\": \"2026-09-01\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$BREAKING")}"
 check "  Generated/ is the new spec's (check passes on it)" bash -c "cd '$COPY' && '$GENERATOR' check >/dev/null 2>&1"
 rm -f "$COPY/$PROBE"
 finish
@@ -511,7 +639,7 @@ status=0
 (cd "$COPY" && SCRATCH_PATH="$SCRATCH_PATH_COPY" SUMMARY_FILE="$TMPW/clean.md" SUMMARY_JSON="$TMPW/clean.json" \
     Scripts/update-spec.sh --commit "$CLEAN_COMMIT" --date 2026-09-02 "$CLEAN") >"$LOGS/clean.out" 2>"$LOGS/clean.err" || status=$?
 expect_status 0 "$status" "update-spec.sh --commit $CLEAN_COMMIT --date 2026-09-02 clean.yaml"
-CLEAN_SHA="$(sha_of "$CLEAN")"
+CLEAN_SHA="$(sha256_of "$CLEAN")"
 check "  lock: source, url, commit, sha256, date, openapi, size (and nothing else)" helper lock-is "$COPY/Spec/lock.json" \
     "{\"source\": \"openai/openai-openapi\", \"url\": \"$UPSTREAM/$CLEAN_COMMIT/openapi.yaml\", \"commit\": \"$CLEAN_COMMIT\", \"sha256\": \"$CLEAN_SHA\", \"date\": \"2026-09-02\", \"openapi\": \"3.1.0\", \"size\": $(size_of "$CLEAN")}"
 check "  Spec/openapi.yaml is clean.yaml" cmp -s "$CLEAN" "$COPY/Spec/openapi.yaml"
@@ -551,8 +679,9 @@ finish
 # --- fetch -------------------------------------------------------------------------------------------------------------
 
 begin "fetch: fetch-spec.sh finds the locked spec by sha256 without network"
-mkdir -p "$FRESH/Scripts" "$FRESH/Spec" "$TMPW/bin"
+mkdir -p "$FRESH/Scripts/lib" "$FRESH/Spec" "$TMPW/bin"
 cp "$COPY/Scripts/fetch-spec.sh" "$FRESH/Scripts/"
+cp "$COPY/Scripts/lib/spec.sh" "$FRESH/Scripts/lib/"
 cat >"$TMPW/bin/curl" <<EOF
 #!/bin/sh
 echo "\$*" >>"$TMPW/curl-called"
@@ -563,7 +692,7 @@ chmod +x "$TMPW/bin/curl"
 fetch() { (cd "$FRESH" && env -u SPEC_SOURCE PATH="$TMPW/bin:$PATH" Scripts/fetch-spec.sh) >"$LOGS/$1.log" 2>&1; }
 
 HISTORY_SPEC="$SHARED/spec/history/2026-08-05-dc708bb.yaml"
-helper make-lock "$COPY/Spec/lock.json" "$FRESH/Spec/lock.json" "$(sha_of "$HISTORY_SPEC")" "$(size_of "$HISTORY_SPEC")" "http://127.0.0.1:9/unreachable/openapi.yaml"
+helper make-lock "$COPY/Spec/lock.json" "$FRESH/Spec/lock.json" "$(sha256_of "$HISTORY_SPEC")" "$(size_of "$HISTORY_SPEC")" "http://127.0.0.1:9/unreachable/openapi.yaml"
 rm -f "$TMPW/curl-called"
 status=0
 fetch fetch-history || status=$?
@@ -581,7 +710,29 @@ has "$LOGS/fetch-cache.log" "found the locked spec at $OPENAI_SPEC_CACHE/$CLEAN_
 check "  Spec/openapi.yaml is the clean spec" cmp -s "$CLEAN" "$FRESH/Spec/openapi.yaml"
 check "  no download was tried" test ! -e "$TMPW/curl-called"
 
-helper make-lock "$COPY/Spec/lock.json" "$FRESH/Spec/lock.json" "$(sha_of "$BREAKING")" "$(size_of "$BREAKING")" "http://127.0.0.1:9/unreachable/openapi.yaml"
+# The workflows' way: .github/scripts/locked-spec.sh LOCK DEST, i.e. fetch-spec.sh with LOCK_FILE and SPEC_DEST.
+copy_spec_sha="$(sha256_of "$COPY/Spec/openapi.yaml")"
+status=0
+(cd "$COPY" && env -u SPEC_SOURCE PATH="$TMPW/bin:$PATH" .github/scripts/locked-spec.sh "$TMPW/clean-lock.json" "$TMPW/locked/openapi.yaml") \
+    >"$LOGS/fetch-locked-spec.log" 2>&1 || status=$?
+expect_status 0 "$status" ".github/scripts/locked-spec.sh with that lock and another destination"
+check "  the destination is the clean spec" cmp -s "$CLEAN" "$TMPW/locked/openapi.yaml"
+check "  the repository's Spec/openapi.yaml is untouched" test "$(sha256_of "$COPY/Spec/openapi.yaml")" == "$copy_spec_sha"
+check "  no download was tried" test ! -e "$TMPW/curl-called"
+
+# A candidate of the right size whose sha256 differs (one byte changed), where fetch-spec.sh looks: the cache.
+helper flip-byte "$CLEAN" "$OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml"
+rm -f "$FRESH/Spec/openapi.yaml" "$TMPW/curl-called"
+status=0
+fetch fetch-wrong-sha || status=$?
+expect_status 1 "$status" "the cache file has the lock's size but not its sha256 (one byte changed)"
+check "  (it has the lock's size)" test "$(size_of "$OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml")" == "$(size_of "$CLEAN")"
+check "  (and another sha256)" test "$(sha256_of "$OPENAI_SPEC_CACHE/$CLEAN_SHA.yaml")" != "$CLEAN_SHA"
+lacks "$LOGS/fetch-wrong-sha.log" "found the locked spec" "  it is not taken"
+check "  the lock's url was tried after it" test -s "$TMPW/curl-called"
+check "  no Spec/openapi.yaml was left" test ! -e "$FRESH/Spec/openapi.yaml"
+
+helper make-lock "$COPY/Spec/lock.json" "$FRESH/Spec/lock.json" "$(sha256_of "$BREAKING")" "$(size_of "$BREAKING")" "http://127.0.0.1:9/unreachable/openapi.yaml"
 rm -f "$FRESH/Spec/openapi.yaml" "$TMPW/curl-called"
 status=0
 fetch fetch-miss || status=$?

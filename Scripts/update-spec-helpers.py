@@ -5,9 +5,13 @@ the snapshot and the rollback of the files the update changes, and the explanati
 Usage (from Scripts/update-spec.sh; the paths are its work files):
   update-spec-helpers.py provenance ROOT LOCK NEW SOURCE IS_URL COMMIT DATE URL ALLOW_LOCAL ALLOW_OLDER DRY_RUN
                                     HISTORY_DIR OUT_JSON
-      Decides the new lock's url, commit, date, openapi, size and sha256 and the diff's labels, writes them to
-      OUT_JSON ({"same": true} when NEW is the locked spec); prints warnings (an older spec) to stderr.
-      Exit 2 with `update-spec: REFUSED: ...` when the lock could not say where the spec comes from.
+      Decides the new lock's source, url, commit, date, openapi, size and sha256 and the diff's labels, writes them
+      to OUT_JSON ({"same": true} when NEW is the locked spec); prints warnings (an older spec) to stderr.
+      Exit 2 with `update-spec: REFUSED: ...` when the lock could not say where the spec comes from, or when NEW
+      looks older than the locked spec and neither ALLOW_OLDER nor DRY_RUN is 1 (before any summary exists).
+      A commit is taken from SOURCE only when it is openai/openai-openapi's raw URL at a commit (or github.com's
+      raw|blob URL of it); any other URL needs COMMIT. A local path goes into the lock only when it is under the
+      repository's parent folder and not under a temporary folder.
   update-spec-helpers.py relabel SUMMARY_MD REPORT_JSON PROVENANCE_JSON OLD_PATH NEW_PATH RENAME
       Heads the markdown summary with the warnings; with RENAME=1 (a generator without --old-label/--new-label)
       replaces the two paths by the labels in both reports.
@@ -28,8 +32,12 @@ import re
 import shutil
 import sys
 import tempfile
+import urllib.parse
 
+UPSTREAM_REPO = "openai/openai-openapi"
 UPSTREAM = "https://raw.githubusercontent.com/openai/openai-openapi/{}/openapi.yaml"
+COMMIT_HEX = re.compile(r"^[0-9a-fA-F]{40}$")
+PATH_SEGMENT = re.compile(r"^(?!\.{1,2}$)[A-Za-z0-9._-]+$")
 HISTORY_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})-([0-9a-f]{7,40})\.ya?ml$")
 GENERATED = "Sources/OpenAI/Generated"
 SPEC_FILES = ("Spec/openapi.yaml", "Spec/lock.json")
@@ -62,6 +70,49 @@ def copy_hashing(source, target):
 def refuse(message):
     print(f"update-spec: REFUSED: {message} (nothing changed)", file=sys.stderr)
     sys.exit(2)
+
+
+def upstream_at_commit(url):
+    """(commit, raw URL) when url is a file of openai/openai-openapi at a 40-hex commit: its raw URL
+    https://raw.githubusercontent.com/openai/openai-openapi/<commit>/<path>, or github.com's
+    /openai/openai-openapi/raw|blob/<commit>/<path>; the raw URL has no query or fragment. None for any other URL,
+    whatever hex its path holds (https://mirror.example/<40-hex>/openapi.yaml names no commit of ours)."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return None
+    host = (parts.hostname or "").lower()
+    # No user name, password or port: `https://raw.githubusercontent.com@evil.example/...` is evil.example.
+    if parts.scheme.lower() != "https" or port is not None or parts.netloc.lower() != host:
+        return None
+    segments = parts.path.split("/")[1:]
+    if len(segments) < 2 or f"{segments[0]}/{segments[1]}".lower() != UPSTREAM_REPO:
+        return None
+    rest = segments[2:]
+    if host == "github.com" and rest and rest[0] in ("raw", "blob"):
+        rest = rest[1:]
+    elif host != "raw.githubusercontent.com":
+        return None
+    # Plain file-name segments only: `..` (or an escaped one) would leave the repository once the URL is resolved.
+    if len(rest) < 2 or not COMMIT_HEX.match(rest[0]) or not all(PATH_SEGMENT.match(p) for p in rest[1:]):
+        return None
+    commit = rest[0].lower()
+    return commit, f"https://raw.githubusercontent.com/{UPSTREAM_REPO}/{commit}/" + "/".join(rest[1:])
+
+
+def source_of(url):
+    """The lock's `source` for its url: openai/openai-openapi for its raw URL at a commit or a path (a local file's
+    commit, from a history name, is upstream's); otherwise the URL's host and path, so a mirror never reads as
+    upstream."""
+    if not re.match(r"^https?://", url, re.IGNORECASE) or upstream_at_commit(url):
+        return UPSTREAM_REPO
+    parts = urllib.parse.urlsplit(url)
+    return (parts.netloc.rpartition("@")[2] + parts.path) or url
+
+
+def under(path, folder):
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def provenance(
@@ -110,25 +161,51 @@ def provenance(
     )
 
     commit, url = opt_commit, opt_url
+    given_url = upstream_at_commit(opt_url) if opt_url else None
+    if given_url and commit and given_url[0] != commit:
+        refuse(f"--url names commit {given_url[0]} but --commit says {commit}")
+    if given_url:
+        url = given_url[1]  # github.com's raw|blob form becomes the raw URL fetch-spec.sh downloads
     if is_url:
-        in_url = re.search(r"/([0-9a-f]{40})(?:/|$)", source)
-        if in_url and commit and in_url.group(1) != commit:
-            refuse(f"the URL names commit {in_url.group(1)} but --commit says {commit}")
-        commit = commit or (in_url.group(1) if in_url else "")
-        if not url:
-            url = source if in_url else (UPSTREAM.format(commit) if commit else "")
-        if not commit and not dry_run:
-            refuse(
-                f"{source} does not pin a commit (a branch URL gives other bytes tomorrow); use the raw URL at a "
-                "commit (https://raw.githubusercontent.com/openai/openai-openapi/<40-hex>/openapi.yaml) or pass "
-                "--commit SHA"
+        upstream = upstream_at_commit(source)
+        if upstream and commit and upstream[0] != commit:
+            refuse(f"the URL names commit {upstream[0]} but --commit says {commit}")
+        if upstream:
+            commit = commit or upstream[0]
+            url = url or upstream[1]
+        elif not commit and not dry_run:
+            hex_note = (
+                " (the 40 hex in its path are not taken as a commit: it is not an openai/openai-openapi URL)"
+                if re.search(r"(?<![0-9a-fA-F])[0-9a-fA-F]{40}(?![0-9a-fA-F])", source)
+                else ""
             )
+            refuse(
+                f"{source} does not pin a commit of {UPSTREAM_REPO}{hex_note}; only its raw URL at a commit "
+                f"(https://raw.githubusercontent.com/{UPSTREAM_REPO}/<40-hex>/openapi.yaml, or "
+                f"https://github.com/{UPSTREAM_REPO}/raw|blob/<40-hex>/...) says which commit it is: use that, or "
+                "pass --commit SHA for the commit this file is (the lock's url becomes its raw GitHub URL; --url "
+                "keeps this one, and then the lock's source is this URL's host and path)"
+            )
+        else:
+            url = url or UPSTREAM.format(commit)
     else:
         real = os.path.realpath(source)
         temp_roots = {
-            os.path.realpath(p) for p in ("/tmp", "/var/tmp", tempfile.gettempdir(), os.environ.get("TMPDIR") or "/tmp")
+            os.path.realpath(p)
+            for p in (
+                "/tmp",
+                "/var/tmp",
+                "/dev/shm",
+                tempfile.gettempdir(),
+                os.environ.get("TMPDIR") or "/tmp",
+                os.environ.get("XDG_RUNTIME_DIR") or "/tmp",
+            )
         }
-        is_temp = any(real == t or real.startswith(t.rstrip("/") + "/") for t in temp_roots)
+        parent = os.path.dirname(root)
+        beside = under(real, parent)
+        # A file beside the repository goes into the lock as a relative path (../shared/...), which
+        # is fine even when the checkout itself sits in a temporary folder (a CI clone in /tmp).
+        is_temp = any(under(real, t) for t in temp_roots) and not beside
         if commit and named and not commit.startswith(named.group(2)):
             refuse(f"{os.path.basename(source)} names commit {named.group(2)} but --commit says {commit}")
         if commit:
@@ -136,13 +213,19 @@ def provenance(
         elif allow_local:
             if not url and is_temp and not dry_run:
                 refuse(
-                    f"{source} is under a temporary folder, which must not go into the lock even with "
-                    "--allow-local-source; pass --commit SHA (or --url URL) for where it really comes from"
+                    f"{source} is under a temporary folder (/tmp, /var/tmp, /dev/shm, $TMPDIR, $XDG_RUNTIME_DIR), "
+                    "which must not go into the lock even with --allow-local-source; pass --commit SHA (or --url "
+                    "URL) for where it really comes from"
                 )
-            if not url and not is_temp:
-                # Relative to the repository when beside it (../shared/...), as Scripts/fetch-spec.sh reads it.
-                parent = os.path.dirname(root)
-                url = os.path.relpath(real, root) if real.startswith(parent + "/") else real
+            if not url and not beside and not dry_run:
+                refuse(
+                    f"{source} is outside the repository's parent folder ({parent}): with --allow-local-source the "
+                    "lock's url would be an absolute path only this machine has. Put the file beside the "
+                    "repository (e.g. ../shared/spec/history/) or pass --commit SHA (or --url URL)"
+                )
+            if not url and beside:
+                # Relative to the repository (../shared/...), as Scripts/fetch-spec.sh reads it.
+                url = os.path.relpath(real, root)
             commit = named.group(2) if named else ""
         elif not dry_run:
             refuse(
@@ -177,6 +260,7 @@ def provenance(
 
     result = {
         "same": False,
+        "source": source_of(url) if url else UPSTREAM_REPO,
         "sha256": sha,
         "size": size,
         "openapi": version,
@@ -217,15 +301,14 @@ def relabel(summary, report, provenance_path, old_path, new_path, rename):
 
 def write_lock(lock_path, provenance_path):
     lock, p = json.load(open(lock_path)), json.load(open(provenance_path))
-    lock.setdefault("source", "openai/openai-openapi")
-    lock.update({k: p[k] for k in ("url", "commit", "sha256", "date", "openapi", "size")})
+    lock.update({k: p[k] for k in ("source", "url", "commit", "sha256", "date", "openapi", "size")})
     with open(lock_path + ".tmp", "w") as f:
         json.dump(lock, f, indent=2)
         f.write("\n")
     os.replace(lock_path + ".tmp", lock_path)
     print(
         f"update-spec: lock now sha256 {p['sha256']}, commit {p['commit'] or '(none: --allow-local-source)'}, "
-        f"date {p['date']}, url {p['url']}",
+        f"date {p['date']}, url {p['url']}, source {p['source']}",
         file=sys.stderr,
     )
 

@@ -9,19 +9,28 @@
 # each error when the diff can tell. (The Python parts are in Scripts/update-spec-helpers.py.)
 #
 # Usage: Scripts/update-spec.sh [options] NEW_SPEC_PATH_OR_URL
-#   --commit SHA          the openai/openai-openapi commit (40 hex) the new spec is. Taken from the URL when it holds
-#                         40 hex; required for a local file (the lock's url is then the raw GitHub URL at that
-#                         commit) unless --allow-local-source.
+#   --commit SHA          the openai/openai-openapi commit (40 hex) the new spec is. Taken from the URL only when it is
+#                         openai/openai-openapi's at a commit: https://raw.githubusercontent.com/openai/openai-openapi/
+#                         <40-hex>/... or https://github.com/openai/openai-openapi/raw|blob/<40-hex>/.... Required
+#                         for any other URL (40 hex in its path are never taken as a commit) and for a local file
+#                         unless --allow-local-source; the lock's url is then the raw GitHub URL at that commit.
 #   --date YYYY-MM-DD     the commit's date. Default: the date in the file name when it is a history name
 #                         (2026-08-13-855e5d4.yaml), or in the name of the file in ../shared/spec/history/ with the
 #                         same sha256; required otherwise.
-#   --url URL             the lock's url (http or https). Default: the URL given when it holds the commit, else
-#                         the raw URL at --commit.
-#   --allow-local-source  accept a local file without --commit: the lock's url is the path (relative to the
-#                         repository) and its commit the hex in a history file name, or empty. A path under a
-#                         temporary folder (/tmp, /var/tmp, $TMPDIR) is never written into the lock: give --url.
-#   --allow-older         continue although the new spec looks older than the locked one (by the dates, or by the
-#                         history file names); without it that is refused. The warning heads the summary either way.
+#   --url URL             the lock's url (http or https). Default: the raw URL of an openai/openai-openapi URL given
+#                         at a commit, else the raw URL at --commit. The lock's `source` is openai/openai-openapi
+#                         when its url is a raw.githubusercontent.com/openai/openai-openapi one (or a path, below),
+#                         otherwise the url's host and path (mirror.example/specs/openapi.yaml): a mirror is never
+#                         recorded as upstream.
+#   --allow-local-source  accept a local file without --commit: the lock's url is the path relative to the
+#                         repository and its commit the hex in a history file name, or empty. Refused (give --commit
+#                         or --url) for a file outside the repository's parent folder (the lock would hold an
+#                         absolute path only this machine has) or under a temporary folder (/tmp, /var/tmp, /dev/shm,
+#                         $TMPDIR, $XDG_RUNTIME_DIR).
+#   --allow-older         move to a spec that looks older than the locked one (by the dates, or by the history file
+#                         names). Without it such a spec is refused (exit 2, nothing changed) before any summary is
+#                         printed, with the warning on stderr; with it, or with --dry-run, the warning is the
+#                         summary's first line.
 #   --keep-on-failure     when a step fails, keep the new spec, lock and generated code for fixing by hand
 #                         (an interrupt still rolls back).
 #   --dry-run             print the summary only (with any warning); change no file. Provenance is not required.
@@ -51,6 +60,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 CALLER_PWD="$PWD"
 cd "$ROOT"
+# shellcheck source=lib/spec.sh source-path=SCRIPTDIR
+source "$ROOT/Scripts/lib/spec.sh"
 
 # Prints a path given by the caller as an absolute one (relative paths are the caller's, not the repository's).
 from_caller() {
@@ -141,7 +152,6 @@ fi
 LOCK="$ROOT/Spec/lock.json"
 DEST="$ROOT/Spec/openapi.yaml"
 HISTORY_DIR="${HISTORY_DIR:-$ROOT/../shared/spec/history}"
-SPEC_CACHE="${OPENAI_SPEC_CACHE:-${XDG_CACHE_HOME:-${HOME:-}/.cache}/openai-swift/specs}"
 DEFAULT_TEST_FILTER='OpenAITests\.(GeneratedModelTests|LenientDecodingTests|RecordedResponseDecodingTests|SpecExampleDecodingTests|StreamingConformanceTests|ReadmeExampleTests|DocExampleTests)|OpenAIRealtimeTests\.RealtimeFixtureDecodingTests'
 TEST_FILTER="${UPDATE_SPEC_TEST_FILTER:-$DEFAULT_TEST_FILTER}"
 
@@ -258,7 +268,13 @@ IS_URL=0
 case "$SOURCE" in
     http://* | https://*)
         IS_URL=1
-        if ! curl --fail --silent --show-error --location --retry 3 --output "$NEW" "$SOURCE"; then
+        download="$SOURCE"
+        # A github.com/…/blob/<commit>/… URL is a web page; its …/raw/… twin serves the file.
+        blob_prefix="https://github.com/openai/openai-openapi/blob/"
+        if [[ "$SOURCE" == "$blob_prefix"* ]]; then
+            download="https://github.com/openai/openai-openapi/raw/${SOURCE#"$blob_prefix"}"
+        fi
+        if ! curl --fail --silent --show-error --location --retry 3 --output "$NEW" "$download"; then
             echo "update-spec: download failed: $SOURCE (nothing changed)" >&2
             exit 1
         fi
@@ -280,7 +296,7 @@ helper provenance "$ROOT" "$LOCK" "$NEW" "$SOURCE" "$IS_URL" "$OPT_COMMIT" "$OPT
 if [[ $status -ne 0 ]]; then
     exit "$status"
 fi
-prov() { python3 -c 'import json, sys; v = json.load(open(sys.argv[1])).get(sys.argv[2]); print("" if v is None else v)' "$WORK/provenance.json" "$1"; }
+prov() { json_field "$WORK/provenance.json" "$1"; }
 NEW_SHA="$(prov sha256)"
 if [[ "$(prov same)" == "True" ]]; then
     echo "update-spec: $SOURCE is already the locked spec (sha256 $NEW_SHA); nothing to update." >&2
@@ -387,13 +403,10 @@ fi
 STATE=finished
 
 # Keep the new spec where Scripts/fetch-spec.sh looks, so a fresh checkout on this machine finds it.
-if [[ -n "$SPEC_CACHE" ]] && mkdir -p "$SPEC_CACHE" 2>/dev/null \
-    && cp "$NEW" "$SPEC_CACHE/.$NEW_SHA.yaml.$$" 2>/dev/null \
-    && mv -f "$SPEC_CACHE/.$NEW_SHA.yaml.$$" "$SPEC_CACHE/$NEW_SHA.yaml"; then
-    echo "update-spec: cached the new spec as $SPEC_CACHE/$NEW_SHA.yaml" >&2
+if cached="$(spec_cache_put "$NEW" "$NEW_SHA")"; then
+    echo "update-spec: cached the new spec as $cached" >&2
 else
-    rm -f "$SPEC_CACHE/.$NEW_SHA.yaml.$$" 2>/dev/null || true
-    echo "update-spec: warning: could not write the spec cache ${SPEC_CACHE:-(no cache folder)} (continuing)" >&2
+    echo "update-spec: warning: could not write the spec cache $(spec_cache_dir) (continuing)" >&2
 fi
 printf '\nupdate-spec: updated to %s (sha256 %s); review the summary above and commit Spec/lock.json with Sources/OpenAI/Generated/.\n' \
     "$NEW_LABEL" "$NEW_SHA" >&2

@@ -1,5 +1,5 @@
 import Foundation
-import GeneratorCore
+@testable import GeneratorCore
 import XCTest
 
 /// The inputs from the public bug reports quoted in issue 7, each as a test.
@@ -253,5 +253,118 @@ final class DiffRuleFixtureTests: XCTestCase {
         ])
         XCTAssertFalse(unlabelled.output.contains(temporary.path), unlabelled.output)
         XCTAssertTrue(unlabelled.output.contains("to `\(temporary.lastPathComponent)`"), unlabelled.output)
+    }
+}
+
+/// Review findings on the report and the rules: each reproduced, then fixed.
+final class DiffReportLimitsTests: XCTestCase {
+    func testAnEmptyOrHalfFailOnIsAUsageErrorNotACrash() {
+        let old = DiffBugReportTests.fixture("markdown-summary", "old.yaml")
+        let new = DiffBugReportTests.fixture("markdown-summary", "new.yaml")
+        for value in ["", "@", "breaking@", "@swift"] {
+            XCTAssertEqual(DiffTool.run(arguments: [old, new, "--fail-on", value]).status, 2, "--fail-on \(value)")
+        }
+    }
+
+    func testATypeChangeThatAlsoDropsNullKeepsTheWorstVerdict() throws {
+        // `[integer, null]` → `[integer, string]`: wider in type, but `null` is refused now.
+        let report = try DiffRuleFixtureTests.report("type-and-nullability-at-once")
+        XCTAssertEqual(report.changes.count, 1, "\(report.changes)")
+        let change = try XCTUnwrap(report.changes.first)
+        XCTAssertEqual(change.kind, "type-widened")
+        XCTAssertTrue(change.message.hasSuffix(", and may no longer be null"), change.message)
+        XCTAssertEqual(DiffRuleFixtureTests.verdict(change, .wireRequest), .breaking)
+        let backward = try XCTUnwrap(
+            DiffRuleFixtureTests.report("type-and-nullability-at-once", reversed: true).changes.first)
+        XCTAssertEqual(backward.kind, "type-narrowed")
+        XCTAssertEqual(DiffRuleFixtureTests.verdict(backward, .wireRequest), .breaking)
+    }
+
+    func testAnOpenEnumThroughARefIsOpenAndAClosedOneIsNot() throws {
+        let report = try DiffRuleFixtureTests.report("open-enum-through-ref")
+        let byPointer = Dictionary(uniqueKeysWithValues: report.changes.map { ($0.pointer, $0) })
+        let open = try XCTUnwrap(byPointer["#/components/schemas/ModelName"])
+        XCTAssertEqual(open.kind, "open-enum-value-removed")
+        XCTAssertEqual(DiffRuleFixtureTests.verdict(open, .wireRequest), .info)
+        // Color is also used on its own (a request property and a reply property): closed.
+        let closed = try XCTUnwrap(byPointer["#/components/schemas/Color"])
+        XCTAssertEqual(closed.kind, "enum-value-removed")
+        XCTAssertEqual(DiffRuleFixtureTests.verdict(closed, .wireRequest), .breaking)
+    }
+
+    func testMarkupKeepsCodeSpansAndNeutralizesTheRest() {
+        XCTAssertEqual(Markup.code("a`b"), "``a`b``")
+        XCTAssertEqual(Markup.code("plain"), "`plain`")
+        XCTAssertEqual(Markup.code("`edge"), "`` `edge ``")
+        XCTAssertEqual(Markup.inline("property `a<b` added"), "property `a<b` added")
+        XCTAssertEqual(
+            Markup.inline("enum value \"a|b<c`d\" removed"), "enum value \"a|b&lt;c\\`d\" removed")
+        XCTAssertEqual(Markup.inline("<details>"), "&lt;details&gt;")
+    }
+
+    /// A spec pair built here: `areas` tags, each with an operation whose schema gains
+    /// `properties` properties, and breaking changes in every area (an enum value and a property
+    /// removed: Swift and the wire; a property that becomes required: the wire only).
+    static func synthetic(areas: Int, properties: Int) -> (old: [UInt8], new: [UInt8]) {
+        func spec(_ added: Bool) -> [UInt8] {
+            var text = "openapi: 3.1.0\ninfo:\n  title: Synthetic\n  version: 1.0.0\npaths:\n"
+            for area in 0..<areas {
+                text += """
+                      /area\(area)/things:
+                        post:
+                          operationId: createThing\(area)
+                          tags: [Area\(area)]
+                          requestBody:
+                            required: true
+                            content:
+                              application/json:
+                                schema:
+                                  $ref: "#/components/schemas/Thing\(area)"
+                          responses:
+                            "200":
+                              description: OK
+                              content:
+                                application/json:
+                                  schema:
+                                    $ref: "#/components/schemas/Thing\(area)"
+
+                    """
+            }
+            text += "components:\n  schemas:\n"
+            for area in 0..<areas {
+                text += "    Thing\(area):\n      type: object\n"
+                text += added ? "      required: [must]\n" : ""
+                text += "      properties:\n        must:\n          type: string\n"
+                text += "        kind:\n          type: string\n          enum: [a, b\(added ? "" : ", c")]\n"
+                text += "        \(added ? "renamed" : "original")_\(area):\n          type: string\n"
+                for index in 0..<(added ? properties : 0) {
+                    text += "        p\(index)_with_a_long_name_<b>|`x:\n          type: integer\n"
+                }
+            }
+            return Array(text.utf8)
+        }
+        return (spec(false), spec(true))
+    }
+
+    func testMarkdownStaysUnderTheLimitWithHundredsOfAreasAndEverySectionKeepsAFold() throws {
+        let pair = Self.synthetic(areas: 450, properties: 40)
+        for reversed in [false, true] {
+            let report = try SpecDiffer().diff(
+                oldBytes: reversed ? pair.new : pair.old, oldFile: "old.yaml",
+                newBytes: reversed ? pair.old : pair.new, newFile: "new.yaml")
+            XCTAssertGreaterThan(report.changes.count, 18_000)
+            let markdown = report.rendered(.markdown)
+            XCTAssertLessThanOrEqual(markdown.utf8.count, 60_000, "reversed: \(reversed)")
+            XCTAssertEqual(
+                markdown.components(separatedBy: "<details").count,
+                markdown.components(separatedBy: "</details>").count)
+            XCTAssertTrue(markdown.contains("<summary><b>Breaks Swift code ("), "reversed: \(reversed)")
+            XCTAssertTrue(markdown.contains("<summary><b>Breaks on the wire only (") || reversed)
+            XCTAssertTrue(markdown.contains("Not every change is listed here"), String(markdown.suffix(1500)))
+            XCTAssertFalse(markdown.contains("<b>|"), "raw spec text in HTML")
+            let github = report.rendered(.github).split(separator: "\n")
+            XCTAssertEqual(github.filter { $0.hasPrefix("::error") || $0.hasPrefix("::warning") }.count, 50)
+            XCTAssertTrue(github.last?.contains("more breaking changes and warnings are not annotated") == true)
+        }
     }
 }

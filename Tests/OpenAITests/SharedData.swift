@@ -26,9 +26,10 @@ enum SharedData {
         return url
     }
 
-    /// The spec `Sources/OpenAI/Generated/` was generated from: `Spec/openapi.yaml` (put there by
-    /// `Scripts/fetch-spec.sh`, or by `Scripts/update-spec.sh` while it tries a new spec), else
-    /// `../shared/spec/openapi.yaml`; skips the calling test when neither is there.
+    /// The spec the tests compare the generated code with: `Spec/openapi.yaml` (put there by
+    /// `Scripts/fetch-spec.sh`, or by `Scripts/update-spec.sh` while it tries a new spec; that it
+    /// is the one `Sources/OpenAI/Generated/` came from is what `openai-generator check`
+    /// verifies), else `../shared/spec/openapi.yaml`; skips the calling test when neither is there.
     static func generatedFromSpec() throws -> URL {
         let local = packageRoot.appendingPathComponent("Spec/openapi.yaml")
         if FileManager.default.fileExists(atPath: local.path) { return local }

@@ -24,6 +24,9 @@ struct DiffFinding {
     var swiftSeverity: ChangeSeverity? = nil
     /// Line and column of ``pointer`` in its spec, when known.
     var mark: Mark? = nil
+    /// Kinds of findings folded into this one (a nullability change at the same place as a
+    /// type change); each audience's verdict is the worst over ``kind`` and these.
+    var foldedKinds: [String] = []
 
     /// Findings that say the same thing at the same place (a schema reached from requests and
     /// from replies is compared once per direction) merged into one, in first-seen order.
@@ -67,6 +70,8 @@ struct DiffFinding {
             result[target].message +=
                 finding.kind == "became-nullable" ? ", and may now be null" : ", and may no longer be null"
             result[target].directions.formUnion(finding.directions)
+            result[target].swift = result[target].swift || finding.swift
+            result[target].foldedKinds.append(finding.kind)
             folded.insert(index)
         }
         return result.enumerated().filter { !folded.contains($0.offset) }.map(\.element)

@@ -23,6 +23,8 @@ struct DiffRun {
         let newUsage = SchemaUsage.directions(of: new.document)
         detectRenames(oldUsage: oldUsage, newUsage: newUsage)
         var comparator = SchemaComparator(old: old.document, new: new.document, renames: renames)
+        let openBefore = SchemaUsage.openOnlyComponents(of: old.document)
+        let openAfter = SchemaUsage.openOnlyComponents(of: new.document)
 
         // Component schemas present in both.
         for (name, schemaA) in old.document.schemas {
@@ -33,7 +35,10 @@ struct DiffRun {
                     "schema-deprecated", schemaB.location.pointer, .new, "schema \(name) became deprecated",
                     directions)
             }
-            comparator.compare(schemaA, schemaB, directions)
+            comparator.compare(
+                schemaA, schemaB, directions,
+                openness: SchemaComparator.Openness(
+                    removals: openAfter.contains(name), additions: openBefore.contains(name)))
         }
         compareOperations(&comparator)
         compareWebhooks(&comparator)

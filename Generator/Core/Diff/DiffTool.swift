@@ -71,8 +71,9 @@ public enum DiffTool {
                 }
                 format = parsed
             case "--fail-on":
-                let parts = value.split(separator: "@", maxSplits: 1).map(String.init)
-                switch parts[0] {
+                let parts = value.split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(
+                    String.init)
+                switch parts.first ?? "" {
                 case "breaking": failOn = .breaking
                 case "warning": failOn = .warning
                 case "any": failOn = .info

@@ -78,3 +78,49 @@ enum SchemaUsage {
         if case .schema(let value) = schema.additionalProperties { collect(value, into: &set) }
     }
 }
+
+extension SchemaUsage {
+    /// Components whose every `$ref` is a variant of a union that also takes any string
+    /// (`anyOf: [string, $ref ChatModel]`): their enum values are open, so one leaving or joining
+    /// changes no JSON that is accepted.
+    static func openOnlyComponents(of document: OpenAPIDocument) -> Set<String> {
+        var open: Set<String> = []
+        var closed: Set<String> = []
+        func takesAnyString(_ schema: Schema) -> Bool {
+            let shape = SchemaShape(schema)
+            return shape.schema.ref == nil && shape.types == ["string"] && shape.enumValues == nil
+                && shape.schema.constValue == nil && shape.variants.isEmpty
+        }
+        func walk(_ schema: Schema, inOpenUnion: Bool, depth: Int = 0) {
+            guard depth < 64 else { return }
+            if let ref = schema.ref {
+                if inOpenUnion { open.insert(ref) } else { closed.insert(ref) }
+            }
+            let variants = SchemaShape.variants(schema)
+            let isOpen = variants.contains(where: takesAnyString)
+            for variant in variants { walk(variant, inOpenUnion: isOpen, depth: depth + 1) }
+            for (_, property) in schema.properties { walk(property, inOpenUnion: false, depth: depth + 1) }
+            for member in schema.allOf { walk(member, inOpenUnion: false, depth: depth + 1) }
+            if let items = schema.items { walk(items, inOpenUnion: false, depth: depth + 1) }
+            if case .schema(let value) = schema.additionalProperties {
+                walk(value, inOpenUnion: false, depth: depth + 1)
+            }
+        }
+        for (_, schema) in document.schemas { walk(schema, inOpenUnion: false) }
+        for operation in document.operations {
+            for parameter in operation.parameters { walk(parameter.schema, inOpenUnion: false) }
+            for media in operation.requestBody?.content ?? [] {
+                if let schema = media.schema { walk(schema, inOpenUnion: false) }
+            }
+            for response in operation.responses {
+                for media in response.content {
+                    if let schema = media.schema { walk(schema, inOpenUnion: false) }
+                }
+            }
+        }
+        for webhook in document.webhooks {
+            if let payload = webhook.payload { walk(payload, inOpenUnion: false) }
+        }
+        return open.subtracting(closed)
+    }
+}

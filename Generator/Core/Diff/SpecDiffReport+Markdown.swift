@@ -44,9 +44,11 @@ extension SpecDiffReport {
     }
 
     /// The change as a sentence: its subject (the Swift declaration, or the JSON pointer when
-    /// nothing is generated for it), what happened, and what it breaks.
-    static func sentence(_ change: SpecChange, verdict: Bool = true) -> String {
-        let message = escape(change.message)
+    /// nothing is generated for it), what happened, and what it breaks. `markdown: false` gives
+    /// plain text (for GitHub annotations).
+    static func sentence(_ change: SpecChange, verdict: Bool = true, markdown: Bool = true) -> String {
+        let message = markdown ? Markup.inline(change.message) : change.message
+        func code(_ text: String) -> String { markdown ? Markup.code(text) : "`\(text)`" }
         let selfContained =
             change.kind.hasPrefix("swift-") || change.kind.hasPrefix("schema-")
             || change.kind.hasPrefix("operation-") || change.kind.hasPrefix("webhook-")
@@ -56,10 +58,10 @@ extension SpecDiffReport {
             if let swift = change.swiftDeclaration, !change.kind.hasPrefix("swift-"),
                 change.kind != "schema-renamed"
             {
-                text += " (`\(swift)`)"
+                text += " (\(code(swift)))"
             }
         } else {
-            text = "`\(change.swiftDeclaration ?? change.pointer)`: \(message)"
+            text = "\(code(change.swiftDeclaration ?? change.pointer)): \(message)"
         }
         if !text.hasSuffix(".") { text += "." }
         if verdict, let phrase = verdictPhrase(change) { text += " " + phrase }
@@ -95,10 +97,6 @@ extension SpecDiffReport {
         return first.uppercased() + text.dropFirst()
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "<", with: "&lt;")
-    }
-
     /// `12 status codes added` for a group summary.
     static func countPhrase(_ kind: String, _ count: Int) -> String {
         let noun = kind.split(separator: "-").joined(separator: " ")
@@ -110,6 +108,7 @@ extension SpecDiffReport {
         var remaining: Int
         var dropped = 0
 
+        /// Charges `line` (and its newline) when it fits.
         mutating func fits(_ line: String) -> Bool {
             let size = line.utf8.count + 1
             guard size <= remaining else { return false }
@@ -119,8 +118,9 @@ extension SpecDiffReport {
     }
 
     /// The markdown at the most detailed level that lists every change within the budget: full
-    /// entries with pointers; then breaking entries without pointers; then the long tail as
-    /// counts per area and kind only. When even that does not fit, entries are cut and counted.
+    /// entries with pointers; then entries without pointers; then the long tail as counts per
+    /// area and kind only. When even that does not fit, entries are cut and counted; every
+    /// section keeps its fold and a share of the space.
     func renderMarkdown() -> String {
         var last = ""
         for level in 0..<3 {
@@ -131,11 +131,32 @@ extension SpecDiffReport {
         return last
     }
 
+    /// One fold of the report: its opening line, its entries, the line for what did not fit.
+    private struct Fold {
+        var summary: String
+        var open: Bool
+        var entries: [String]
+        /// A line shown instead of entries when there are none (the long tail at its most
+        /// compact).
+        var note: String? = nil
+        /// Shown in full up to this many entries.
+        var shown = 0
+        var opening: [String] { ["", "<details\(open ? " open" : "")><summary>\(summary)</summary>", ""] }
+        static let closing = ["", "</details>"]
+        /// The line that replaces entries that did not fit.
+        func moreLine(_ count: Int) -> String { "- … and \(count) more (see the JSON report)." }
+        /// The size of the fold without entries, with room for its ``moreLine(_:)``.
+        var skeletonSize: Int {
+            (opening + Self.closing + [moreLine(entries.count), note ?? ""]).reduce(0) { $0 + $1.utf8.count + 1 }
+        }
+    }
+
     private func renderMarkdown(level: Int) -> (text: String, dropped: Int) {
+        let single = changes.count == 1
         var head = [
             "## OpenAPI spec changes",
             "",
-            "From `\(Self.escape(oldLabel))` to `\(Self.escape(newLabel))`: \(summaryLine).",
+            "From \(Markup.code(oldLabel)) to \(Markup.code(newLabel)): \(summaryLine).",
             "",
         ]
         if changes.isEmpty {
@@ -148,7 +169,7 @@ extension SpecDiffReport {
             var counts: [String: Int] = [:]
             for change in list { counts[change.area, default: 0] += 1 }
             let sorted = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-            let shown = sorted.prefix(6).map { "\($0.key) \($0.value)" }
+            let shown = sorted.prefix(6).map { "\(Markup.inline($0.key)) \($0.value)" }
             return shown.joined(separator: ", ") + (sorted.count > 6 ? ", …" : "")
         }
         let titles: [Group: String] = [
@@ -161,106 +182,136 @@ extension SpecDiffReport {
         head += ["| What | Changes | Areas |", "|---|---:|---|"]
         for group in Group.allCases {
             let list = grouped[group] ?? []
-            head.append("| \(titles[group]!) | \(list.count) | \(list.isEmpty ? "" : areas(list)) |")
+            let where_ = list.isEmpty ? "" : areas(list).replacingOccurrences(of: "|", with: "\\|")
+            head.append("| \(titles[group]!) | \(list.count) | \(where_) |")
         }
         head += [
             "",
             "Each change is judged for the Swift API and for the wire (`wire-request`: JSON the caller sends; "
-                + "`wire-response`: JSON the caller reads). All \(changes.count) changes, with JSON pointers and "
-                + "spec lines, are in the JSON report (`openai-generator diff OLD NEW --format json`).",
+                + "`wire-response`: JSON the caller reads). \(single ? "The change, with its JSON pointer and spec line, is" : "All \(changes.count) changes, with JSON pointers and spec lines, are") "
+                + "in the JSON report (`openai-generator diff OLD NEW --format json`).",
         ]
-        let footerReserve = 600
-        var budget = Budget(
-            remaining: Self.markdownBudget - head.joined(separator: "\n").utf8.count - footerReserve)
-        var body: [String] = []
-        /// Lists `list` in full sentences with their pointers while they fit.
-        func section(_ title: String, _ list: [SpecChange], open: Bool) {
-            guard !list.isEmpty else { return }
-            let opening = [
-                "", "<details\(open ? " open" : "")><summary><b>\(title) (\(list.count))</b></summary>", "",
-            ]
-            let closing = ["", "</details>"]
-            guard budget.fits(opening.joined(separator: "\n") + closing.joined(separator: "\n")) else {
-                budget.dropped += list.count
-                return
-            }
-            body += opening
-            var shown = 0
-            for change in list {
-                let line =
-                    "- **\(change.area)** \(Self.sentence(change))"
-                    + (level == 0 ? " <sub>`\(change.pointer)`</sub>" : "")
-                guard budget.fits(line) else { break }
-                body.append(line)
-                shown += 1
-            }
-            if shown < list.count {
-                let more = "- … and \(list.count - shown) more (see the JSON report)."
-                _ = budget.fits(more)
-                body.append(more)
-                budget.dropped += list.count - shown
-            }
-            body += closing
+        // The folds: the three breaking-or-warning sections, then one per area for the rest.
+        func entry(_ change: SpecChange) -> String {
+            "- **\(Markup.inline(change.area))** \(Self.sentence(change))"
+                + (level == 0 ? " <sub>\(Markup.code(change.pointer))</sub>" : "")
         }
-        section("Breaks Swift code", grouped[.swift] ?? [], open: true)
-        section("Breaks on the wire only", grouped[.wire] ?? [], open: true)
-        section("Warnings", grouped[.warning] ?? [], open: false)
-        // The long tail: one fold per area, its changes by kind, in short sentences.
+        var folds: [Fold] = []
+        for (group, title, open) in [
+            (Group.swift, "Breaks Swift code", true), (.wire, "Breaks on the wire only", true),
+            (.warning, "Warnings", false),
+        ] {
+            let list = grouped[group] ?? []
+            guard !list.isEmpty else { continue }
+            folds.append(Fold(summary: "<b>\(title) (\(list.count))</b>", open: open, entries: list.map(entry)))
+        }
+        let sectionCount = folds.count
         let tail = (grouped[.new] ?? []) + (grouped[.other] ?? [])
-        if !tail.isEmpty {
-            var byArea: [String: [SpecChange]] = [:]
-            for change in tail { byArea[change.area, default: []].append(change) }
-            let heading = ["", "### Everything else (\(tail.count)), by area"]
-            if budget.fits(heading.joined(separator: "\n")) { body += heading }
-            for area in byArea.keys.sorted() {
-                let list = byArea[area]!
-                var byKind: [String: [SpecChange]] = [:]
-                for change in list { byKind[change.kind, default: []].append(change) }
-                let kinds = byKind.keys.sorted { (byKind[$1]!.count, $0) < (byKind[$0]!.count, $1) }
-                let summary = kinds.map { Self.countPhrase($0, byKind[$0]!.count) }.joined(separator: ", ")
-                let opening = ["", "<details><summary><b>\(area)</b>: \(summary)</summary>", ""]
-                let closing = ["", "</details>"]
-                guard budget.fits(opening.joined(separator: "\n") + closing.joined(separator: "\n")) else {
-                    budget.dropped += list.count
-                    continue
-                }
-                body += opening
-                var shown = 0
-                outer: for kind in kinds where level < 2 {
-                    for change in byKind[kind]! {
-                        let line = "- \(Self.sentence(change, verdict: false))"
-                        guard budget.fits(line) else { break outer }
-                        body.append(line)
-                        shown += 1
-                    }
-                }
-                if shown < list.count {
-                    if level < 2 {
-                        body.append("- … and \(list.count - shown) more (see the JSON report).")
-                        budget.dropped += list.count - shown
-                    } else {
-                        body.append("Listed in the JSON report.")
-                    }
-                }
-                body += closing
-            }
+        var byArea: [String: [SpecChange]] = [:]
+        for change in tail { byArea[change.area, default: []].append(change) }
+        for area in byArea.keys.sorted() {
+            let list = byArea[area]!
+            var byKind: [String: [SpecChange]] = [:]
+            for change in list { byKind[change.kind, default: []].append(change) }
+            let kinds = byKind.keys.sorted { (byKind[$1]!.count, $0) < (byKind[$0]!.count, $1) }
+            let summary = kinds.map { Self.countPhrase($0, byKind[$0]!.count) }.joined(separator: ", ")
+            let entries =
+                level < 2 ? kinds.flatMap { byKind[$0]!.map { "- \(Self.sentence($0, verdict: false))" } } : []
+            folds.append(
+                Fold(
+                    summary: "<b>\(Markup.inline(area))</b>: \(summary)", open: false, entries: entries,
+                    note: level == 2 ? "Listed in the JSON report." : nil))
         }
+        let tailHeading = tail.isEmpty ? [] : ["", "### Everything else (\(tail.count)), by area"]
+        let footerReserve = 400
+        var budget = Budget(
+            remaining: Self.markdownBudget - (head + tailHeading).reduce(0) { $0 + $1.utf8.count + 1 }
+                - footerReserve)
+        // Folds that do not fit even empty are left out (counted); the tail's go first.
+        var skeleton = folds.reduce(0) { $0 + $1.skeletonSize }
+        var omittedAreas: [String] = []
+        while skeleton > budget.remaining, folds.count > sectionCount {
+            let removed = folds.removeLast()
+            skeleton -= removed.skeletonSize
+            omittedAreas.append(removed.summary)
+        }
+        while skeleton > budget.remaining, let removed = folds.popLast() {
+            skeleton -= removed.skeletonSize
+            budget.dropped += removed.entries.count
+        }
+        budget.remaining -= skeleton
+        // Entries: each breaking or warning section may use half of what is left, the long tail
+        // shares the rest fairly among its areas; space a fold does not use flows on.
+        for index in folds.indices {
+            let isSection = index < min(sectionCount, folds.count)
+            let foldsLeft = folds.count - index
+            let cap: Int
+            if isSection {
+                cap = index == folds.count - 1 ? budget.remaining : budget.remaining / 2
+            } else {
+                cap = budget.remaining / max(1, foldsLeft)
+            }
+            var share = Budget(remaining: cap)
+            for line in folds[index].entries {
+                guard share.fits(line) else { break }
+                folds[index].shown += 1
+            }
+            budget.remaining -= cap - share.remaining
+        }
+        var body: [String] = []
+        for (index, fold) in folds.enumerated() {
+            if index == min(sectionCount, folds.count) { body += tailHeading }
+            body += fold.opening
+            body += fold.entries.prefix(fold.shown)
+            let missing = fold.entries.count - fold.shown
+            if missing > 0 {
+                body.append(fold.moreLine(missing))
+                budget.dropped += missing
+            } else if fold.entries.isEmpty, let note = fold.note {
+                body.append(note)
+            }
+            body += Fold.closing
+        }
+        if folds.count <= sectionCount, !tail.isEmpty { body += tailHeading }
         var footer: [String] = []
+        if !omittedAreas.isEmpty {
+            budget.dropped += omittedAreas.count
+            footer += ["", "\(omittedAreas.count) more areas are only in the JSON report."]
+        }
         if budget.dropped > 0 {
             footer += [
                 "",
-                "\(budget.dropped) of \(changes.count) changes are not listed here, to keep this summary under "
-                    + "GitHub's 65,536-character limit; the JSON report has them all.",
+                "Not every change is listed here, to keep this summary under GitHub's 65,536-character limit; "
+                    + "the JSON report has all \(changes.count).",
             ]
-        } else if level == 2 {
-            footer += [
-                "", "The changes above that are only counted are listed in the JSON report.",
-            ]
+        } else if level == 2, !tail.isEmpty {
+            footer += ["", "The changes above that are only counted are listed in the JSON report."]
         }
-        return ((head + body + footer).joined(separator: "\n") + "\n", budget.dropped)
+        var text = (head + body + footer).joined(separator: "\n") + "\n"
+        if text.utf8.count > Self.markdownBudget {
+            // Not expected (every line above is reserved or charged); cut at a fold boundary.
+            text = Self.cut(text, to: Self.markdownBudget)
+            budget.dropped = max(budget.dropped, 1)
+        }
+        return (text, budget.dropped)
+    }
+
+    /// `text` cut after the last `</details>` that ends within `limit` bytes, with a note.
+    static func cut(_ text: String, to limit: Int) -> String {
+        let note = "\n\nThis summary was cut to stay under GitHub's limit; the JSON report has every change.\n"
+        var bytes = Array(text.utf8.prefix(limit - note.utf8.count))
+        let closing = Array("</details>".utf8)
+        var end = bytes.count - closing.count
+        while end >= 0, Array(bytes[end..<(end + closing.count)]) != closing { end -= 1 }
+        bytes = end >= 0 ? Array(bytes[..<(end + closing.count)]) : []
+        return String(decoding: bytes, as: UTF8.self) + note
     }
 
     // MARK: GitHub Actions
+
+    /// The most `::error`/`::warning` commands printed (GitHub shows at most 10 of each per step
+    /// and 50 per job).
+    static let annotationLimit = 50
 
     /// GitHub's escaping for a workflow command's message.
     static func escapeCommandData(_ text: String) -> String {
@@ -276,7 +327,13 @@ extension SpecDiffReport {
 
     func renderGitHub() -> String {
         var lines: [String] = []
+        var notShown = 0
         for change in changes where change.severity >= .warning {
+            // GitHub shows a limited number of annotations per step; the rest are counted.
+            guard lines.count < Self.annotationLimit else {
+                notShown += 1
+                continue
+            }
             var properties = ["file=\(Self.escapeCommandProperty(annotationFile))"]
             if let line = change.line {
                 properties.append("line=\(line)")
@@ -285,13 +342,59 @@ extension SpecDiffReport {
             properties.append(
                 "title=\(Self.escapeCommandProperty("\(change.kind) (\(Self.verdicts(change)))"))")
             let command = change.severity == .breaking ? "error" : "warning"
-            let message = Self.sentence(change, verdict: false) + " " + change.pointer
+            let message = Self.sentence(change, verdict: false, markdown: false) + " " + change.pointer
             lines.append(
                 "::\(command) \(properties.joined(separator: ","))::\(Self.escapeCommandData(message))")
         }
+        let rest =
+            notShown == 0 ? "" : "; \(notShown) more breaking changes and warnings are not annotated (see the report)"
         lines.append(
             "::notice title=OpenAPI spec changes::"
-                + Self.escapeCommandData("\(oldLabel) → \(newLabel): \(summaryLine)"))
+                + Self.escapeCommandData("\(oldLabel) → \(newLabel): \(summaryLine)\(rest)"))
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Markdown escaping for text from the specs (names, enum values, pointers).
+enum Markup {
+    /// `text` as a code span, fenced with more backticks than it contains in a row.
+    static func code(_ text: String) -> String {
+        var longest = 0
+        var run = 0
+        for character in text {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padded = text.hasPrefix("`") || text.hasSuffix("`") ? " \(text) " : text
+        return fence + padded + fence
+    }
+
+    /// A message with its code spans kept: outside them `<` and `>` become entities (no HTML
+    /// tag can open), and a backtick without a partner is escaped (it cannot pair with a later
+    /// code span on the line).
+    static func inline(_ text: String) -> String {
+        let characters = Array(text)
+        var result = ""
+        var index = 0
+        while index < characters.count {
+            let character = characters[index]
+            if character == "`" {
+                if let close = characters[(index + 1)...].firstIndex(of: "`") {
+                    result += String(characters[index...close])
+                    index = close + 1
+                    continue
+                }
+                result += "\\`"
+            } else if character == "<" {
+                result += "&lt;"
+            } else if character == ">" {
+                result += "&gt;"
+            } else {
+                result.append(character)
+            }
+            index += 1
+        }
+        return result
     }
 }

@@ -74,19 +74,24 @@ public struct SpecDiffer: Sendable {
         _ finding: DiffFinding, old: SwiftNameIndex, new: SwiftNameIndex, marks: PointerMarks
     ) -> SpecChange {
         var judgements: [ChangeJudgement] = []
+        let kinds = [finding.kind] + finding.foldedKinds
+        func verdict(_ audience: ChangeAudience, instead: ChangeSeverity? = nil) -> ChangeSeverity? {
+            kinds.enumerated().compactMap {
+                configuration.severity(kind: $0.element, audience: audience, instead: $0.offset == 0 ? instead : nil)
+            }.max()
+        }
         for audience in finding.directions.audiences {
-            if let severity = configuration.severity(kind: finding.kind, audience: audience) {
+            if let severity = verdict(audience) {
                 judgements.append(ChangeJudgement(audience: audience, severity: severity))
             }
         }
-        if finding.swift,
-            let severity = configuration.severity(
-                kind: finding.kind, audience: .swift, instead: finding.swiftSeverity)
-        {
+        if finding.swift, let severity = verdict(.swift, instead: finding.swiftSeverity) {
             judgements.append(ChangeJudgement(audience: .swift, severity: severity))
         }
         let index = finding.side == .old ? old : new
-        let mark = (finding.side == .new ? finding.mark : nil) ?? marks.nearest(to: finding.pointer)
+        let mark =
+            finding.side == .new
+            ? finding.mark ?? marks.nearest(to: finding.pointer) : marks.nearest(enclosing: finding.pointer)
         return SpecChange(
             kind: finding.kind, pointer: finding.pointer, area: index.area(at: finding.pointer),
             swiftDeclaration: finding.swiftDeclaration ?? index.declaration(at: finding.pointer),
@@ -118,7 +123,21 @@ struct PointerMarks {
 
     /// The mark of `pointer` or of its nearest ancestor that has one.
     func nearest(to pointer: String) -> Mark? {
-        var current = Substring(pointer)
+        lookup(Substring(pointer))
+    }
+
+    /// For a pointer into the old spec: its mark in the new spec, or its nearest ancestor's.
+    /// A pointer ending in an array index (`…/parameters/1`, `…/oneOf/2`) starts at its parent:
+    /// the same index in the new spec may be another thing (the next parameter).
+    func nearest(enclosing pointer: String) -> Mark? {
+        guard let slash = pointer.lastIndex(of: "/"),
+            pointer[pointer.index(after: slash)...].allSatisfy(\.isNumber)
+        else { return lookup(Substring(pointer)) }
+        return lookup(pointer[..<slash])
+    }
+
+    private func lookup(_ pointer: Substring) -> Mark? {
+        var current = pointer
         while !current.isEmpty {
             if let mark = marks[String(current)] { return mark }
             guard let slash = current.lastIndex(of: "/") else { break }
