@@ -70,12 +70,14 @@ struct CodePrinter {
 
     /// Writes a `///` comment: `text` wrapped to its own lines, then `extra` lines, then an
     /// optional remark. Every piece is split at every kind of line break, so no text ends the
-    /// comment.
+    /// comment; root-relative links become absolute (``DocText/absoluteLinks(_:)``).
     mutating func documentation(_ text: String?, remark: String? = nil, extra: [String] = []) {
-        var body = Self.commentLines(text)
+        var body = Self.commentLines(text.map(DocText.absoluteLinks))
         if !extra.isEmpty {
             if !body.isEmpty { body.append("") }
-            for entry in extra { body.append(contentsOf: Self.commentLines(entry, keepingBlankEdges: true)) }
+            for entry in extra {
+                body.append(contentsOf: Self.commentLines(DocText.absoluteLinks(entry), keepingBlankEdges: true))
+            }
         }
         if let remark {
             if !body.isEmpty { body.append("") }

@@ -18,10 +18,19 @@ struct DeclarationRenderer {
         }
     }
 
-    /// The summary, or one naming the schema the type comes from when the spec gives none.
-    func summary(_ documentation: Documentation, name: String) -> String {
+    /// The spec's description of the type; nil when it has none (the remark still says which
+    /// schema the type comes from: no placeholder restates the name).
+    func summary(_ documentation: Documentation, name: String) -> String? {
         documentation.summary
-            ?? "The `\(documentation.remark.split(separator: "/").last.map(String.init) ?? name)` schema."
+    }
+
+    /// A property's doc comment: the spec's description, else its JSON name when that differs
+    /// from the Swift name; nil (no comment) when there is nothing true to add.
+    func propertyDocumentation(_ property: Property) -> String? {
+        let lines = CodePrinter.commentLines(property.documentation.summary)
+        if !lines.isEmpty { return lines.joined(separator: "\n") }
+        return Naming.unescaped(property.name) == property.wireName
+            ? nil : "The JSON member `\(property.wireName)`."
     }
 
     func deprecationNote(_ documentation: Documentation) -> [String] {
@@ -51,14 +60,12 @@ struct DeclarationRenderer {
         if !secrets.isEmpty { conformances += ", CustomReflectable" }
         printer.block("\(access) struct \(decl.name): \(conformances)") { body in
             for property in stored {
-                let summary = CodePrinter.commentLines(property.documentation.summary)
                 let type = propertyType(property)
                 if property.boxed {
                     body.line(
                         "private var \(storageName(property)): Indirect<\(property.type.swift)>\(property.isOptional ? "?" : "")"
                     )
-                    body.documentation(
-                        summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
+                    body.documentation(propertyDocumentation(property))
                     if property.documentation.deprecated { body.line("@available(*, deprecated)") }
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         if property.isOptional {
@@ -71,16 +78,14 @@ struct DeclarationRenderer {
                     }
                 } else if property.documentation.deprecated {
                     body.line("private var \(storageName(property)): \(type)")
-                    body.documentation(
-                        summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
+                    body.documentation(propertyDocumentation(property))
                     body.line("@available(*, deprecated)")
                     body.block("\(access) var \(property.name): \(type)") { accessor in
                         accessor.line("get { \(storageName(property)) }")
                         accessor.line("set { \(storageName(property)) = newValue }")
                     }
                 } else {
-                    body.documentation(
-                        summary.isEmpty ? "The `\(property.wireName)` member." : summary.joined(separator: "\n"))
+                    body.documentation(propertyDocumentation(property))
                     body.line("\(access) var \(property.name): \(type)")
                 }
             }
@@ -183,16 +188,20 @@ struct DeclarationRenderer {
         }
         var docs: [String] = []
         if !parameters.isEmpty {
-            docs.append("- Parameters:")
+            // A parameter the spec does not describe is listed only when its JSON name differs
+            // (nothing else true to say about it).
             for property in ordered {
-                let first =
-                    CodePrinter.commentLines(property.documentation.summary).first
-                    ?? "The `\(property.wireName)` member."
-                docs.append("  - \(Naming.unescaped(property.name)): \(first)")
+                let name = Naming.unescaped(property.name)
+                guard
+                    let first = DocText.summary(property.documentation.summary)
+                        ?? (name == property.wireName ? nil : "The JSON member `\(property.wireName)`.")
+                else { continue }
+                docs.append("  - \(name): \(first)")
             }
             if decl.additionalProperties != nil {
                 docs.append("  - additionalProperties: Members not declared by the schema.")
             }
+            if !docs.isEmpty { docs.insert("- Parameters:", at: 0) }
         }
         printer.documentation("Creates a new `\(decl.name)`.", extra: docs)
         if parameters.count <= 1 {
@@ -320,15 +329,16 @@ struct DeclarationRenderer {
             : "Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral"
         printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
-                let summary = CodePrinter.commentLines(unionCase.documentation).first
-                var text = summary ?? ""
+                var sentences = DocText.summary(unionCase.documentation).map { [$0] } ?? []
+                if let last = sentences.last?.last, !".!?".contains(last) { sentences[0] += "." }
                 if !unionCase.discriminatorValues.isEmpty {
-                    let values = unionCase.discriminatorValues.map { "`\($0)`" }.joined(separator: ", ")
-                    text =
-                        text.isEmpty
-                        ? "\(decl.discriminator!): \(values)" : "\(text) (\(decl.discriminator!): \(values))"
+                    let values = unionCase.discriminatorValues.map { "`\($0)`" }
+                    let listed =
+                        values.count == 1
+                        ? values[0] : values.dropLast().joined(separator: ", ") + " or " + values.last!
+                    sentences.append("Selected when `\(decl.discriminator!)` is \(listed).")
                 }
-                body.documentation(text.isEmpty ? nil : text)
+                body.documentation(sentences.isEmpty ? nil : sentences.joined(separator: " "))
                 body.line("case \(unionCase.name)(\(unionCase.type.swift))")
             }
             body.line("/// A variant this SDK does not know, kept as its raw JSON.")

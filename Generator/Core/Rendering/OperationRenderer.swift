@@ -35,8 +35,7 @@ struct OperationRenderer {
     static func parameterDocs(_ parameters: [OperationParameter]) -> [String] {
         parameters.map { parameter in
             let fallback = "The `\(parameter.wireName)` \(parameter.location.rawValue) parameter."
-            return
-                "  - \(Naming.unescaped(parameter.name)): \(CodePrinter.commentLines(parameter.documentation).first ?? fallback)"
+            return "  - \(Naming.unescaped(parameter.name)): \(DocText.summary(parameter.documentation) ?? fallback)"
         }
     }
 
@@ -156,10 +155,10 @@ struct OperationRenderer {
         docs.append(
             "- Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure or cancellation (the partial file is removed); the file-system error when `destination` cannot be written."
         )
-        let summary =
-            CodePrinter.commentLines(operation.documentation.summary).first.map {
-                "\($0) Writes the reply's bytes to a file as they arrive, without holding them in memory."
-            } ?? "Calls `\(operation.httpMethod) \(operation.path)` and writes the reply's bytes to a file."
+        let summary = DocText.variantSummary(
+            operation.documentation.summary,
+            adding: "Writes the reply's bytes to a file as they arrive, without holding them in memory.",
+            fallback: "Calls `\(operation.httpMethod) \(operation.path)` and writes the reply's bytes to a file.")
         printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         var parameters = signature(operation, body: body, bodyLabel: bodyLabel)
@@ -204,9 +203,9 @@ struct OperationRenderer {
         docs.append(
             "- Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration."
         )
-        let summary =
-            CodePrinter.commentLines(operation.documentation.summary).first.map { "\($0) Streams the reply." }
-            ?? "Calls `\(operation.httpMethod) \(operation.path)` and streams the reply."
+        let summary = DocText.variantSummary(
+            operation.documentation.summary, adding: "The reply streams as server-sent events.",
+            fallback: "Calls `\(operation.httpMethod) \(operation.path)` and streams the reply as server-sent events.")
         printer.documentation(summary, remark: operation.documentation.remark, extra: docs)
         if operation.documentation.deprecated { printer.line("@available(*, deprecated)") }
         let parameters = signature(operation, body: body, streaming: streaming, bodyLabel: bodyLabel)

@@ -58,7 +58,7 @@ extension AudioSpeechAPI {
         return try await client.sendForData(request, options: options)
     }
 
-    /// Generates audio from the input text. Streams the reply.
+    /// Generates audio from the input text. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.streamFormat = "sse"`).
@@ -129,7 +129,7 @@ extension AudioTranscriptionsAPI {
         return try await client.send(request, options: options, as: AudioTranscriptionsAPI.CreateResponseValue.self)
     }
 
-    /// Transcribes audio into the input language. Streams the reply.
+    /// Transcribes audio into the input language. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
@@ -149,8 +149,6 @@ extension AudioTranscriptionsAPI {
         return client.stream(request, options: options, as: CreateTranscriptionResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["transcript.text.done"]))
     }
 
-    /// The `schema` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1transcriptions/post/responses/200/content/application~1json/schema`.
@@ -222,8 +220,6 @@ extension AudioTranslationsAPI {
         return try await client.send(request, options: options, as: AudioTranslationsAPI.CreateResponseValue.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/paths/~1audio~1translations/post/responses/200/content/application~1json/schema`.
@@ -272,7 +268,7 @@ extension AudioVoiceConsentsAPI {
     ///
     /// Upload a consent recording that authorizes creation of a custom voice.
     ///
-    /// See the [custom voices guide](/docs/guides/text-to-speech#custom-voices) for requirements and best practices. Custom voices are limited to eligible customers.
+    /// See the [custom voices guide](https://platform.openai.com/docs/guides/text-to-speech#custom-voices) for requirements and best practices. Custom voices are limited to eligible customers.
     ///
     /// - Parameters:
     ///   - body: The request body, sent as `multipart/form-data`.
@@ -294,7 +290,7 @@ extension AudioVoiceConsentsAPI {
     ///
     /// Delete a consent recording that was uploaded for creating custom voices.
     ///
-    /// See the [custom voices guide](/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
+    /// See the [custom voices guide](https://platform.openai.com/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
     ///
     /// - Parameters:
     ///   - consentID: The ID of the consent recording to delete.
@@ -316,11 +312,11 @@ extension AudioVoiceConsentsAPI {
     ///
     /// List consent recordings available to your organization for creating custom voices.
     ///
-    /// See the [custom voices guide](/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
+    /// See the [custom voices guide](https://platform.openai.com/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
     ///
     /// - Parameters:
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
+    ///   - after: A cursor for use in pagination.
+    ///   - limit: A limit on the number of objects to be returned.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `VoiceConsentListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -341,7 +337,7 @@ extension AudioVoiceConsentsAPI {
     ///
     /// Retrieve consent recording metadata used for creating custom voices.
     ///
-    /// See the [custom voices guide](/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
+    /// See the [custom voices guide](https://platform.openai.com/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
     ///
     /// - Parameters:
     ///   - consentID: The ID of the consent recording to retrieve.
@@ -363,7 +359,7 @@ extension AudioVoiceConsentsAPI {
     ///
     /// Update consent recording metadata used for creating custom voices. This endpoint updates metadata only and does not replace the underlying audio.
     ///
-    /// See the [custom voices guide](/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
+    /// See the [custom voices guide](https://platform.openai.com/docs/guides/text-to-speech#custom-voices). Custom voices are limited to eligible customers.
     ///
     /// - Parameters:
     ///   - consentID: The ID of the consent recording to update.
@@ -396,7 +392,7 @@ extension AudioVoicesAPI {
     ///
     /// Create a custom voice you can use for audio output (for example, in Text-to-Speech and the Realtime API). This requires an audio sample and a previously uploaded consent recording.
     ///
-    /// See the [custom voices guide](/docs/guides/text-to-speech#custom-voices) for requirements and best practices. Custom voices are limited to eligible customers.
+    /// See the [custom voices guide](https://platform.openai.com/docs/guides/text-to-speech#custom-voices) for requirements and best practices. Custom voices are limited to eligible customers.
     ///
     /// - Parameters:
     ///   - body: The request body, sent as `multipart/form-data`.

@@ -54,8 +54,8 @@ extension BatchesAPI {
     /// List your organization's batches.
     ///
     /// - Parameters:
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
+    ///   - after: A cursor for use in pagination.
+    ///   - limit: A limit on the number of objects to be returned.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListBatchesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.

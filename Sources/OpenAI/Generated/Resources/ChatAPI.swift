@@ -27,21 +27,21 @@ public struct ChatCompletionsAPI: Sendable {
 }
 
 extension ChatCompletionsAPI {
-    /// **Starting a new project?** We recommend trying [Responses](/docs/api-reference/responses)
+    /// **Starting a new project?** We recommend trying [Responses](https://platform.openai.com/docs/api-reference/responses)
     /// to take advantage of the latest OpenAI platform features. Compare
-    /// [Chat Completions with Responses](/docs/guides/responses-vs-chat-completions?api-mode=responses).
+    /// [Chat Completions with Responses](https://platform.openai.com/docs/guides/responses-vs-chat-completions?api-mode=responses).
     ///
     /// ---
     ///
     /// Creates a model response for the given chat conversation. Learn more in the
-    /// [text generation](/docs/guides/text-generation), [vision](/docs/guides/vision),
-    /// and [audio](/docs/guides/audio) guides.
+    /// [text generation](https://platform.openai.com/docs/guides/text-generation), [vision](https://platform.openai.com/docs/guides/vision),
+    /// and [audio](https://platform.openai.com/docs/guides/audio) guides.
     ///
     /// Parameter support can differ depending on the model used to generate the
     /// response, particularly for newer reasoning models. Parameters that are only
     /// supported for reasoning models are noted below. For the current state of
     /// unsupported parameters in reasoning models,
-    /// [refer to the reasoning guide](/docs/guides/reasoning).
+    /// [refer to the reasoning guide](https://platform.openai.com/docs/guides/reasoning).
     ///
     /// Returns a chat completion object, or a streamed sequence of chat completion
     /// chunk objects if the request is streamed.
@@ -63,7 +63,7 @@ extension ChatCompletionsAPI {
         return try await client.send(request, options: options, as: CreateChatCompletionResponse.self)
     }
 
-    /// **Starting a new project?** We recommend trying [Responses](/docs/api-reference/responses) Streams the reply.
+    /// **Starting a new project?** We recommend trying [Responses](https://platform.openai.com/docs/api-reference/responses) to take advantage of the latest OpenAI platform features. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
@@ -107,10 +107,10 @@ extension ChatCompletionsAPI {
     ///
     /// - Parameters:
     ///   - model: The model used to generate the Chat Completions.
-    ///   - metadata: A list of metadata keys to filter the Chat Completions by. Example:
+    ///   - metadata: A list of metadata keys to filter the Chat Completions by.
     ///   - after: Identifier for the last chat completion from the previous pagination request.
     ///   - limit: Number of Chat Completions to retrieve.
-    ///   - order: Sort order for Chat Completions by timestamp. Use `asc` for ascending order or `desc` for descending order. Defaults to `asc`.
+    ///   - order: Sort order for Chat Completions by timestamp.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ChatCompletionList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -175,8 +175,6 @@ extension ChatCompletionsAPI {
         return try await client.send(request, options: options, as: CreateChatCompletionResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1chat~1completions/get/parameters/4/schema`.
@@ -194,19 +192,13 @@ extension ChatCompletionsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1chat~1completions~1{completion_id}/post/requestBody/content/application~1json/schema`.
     public struct UpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `metadata` member.
         public var metadata: Metadata?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `UpdateRequest`.
-        ///
-        /// - Parameters:
-        ///   - metadata: The `metadata` member.
         public init(metadata: Metadata? = nil) {
             self.metadata = metadata
         }
@@ -251,7 +243,7 @@ extension ChatCompletionsMessagesAPI {
     ///   - completionID: The ID of the chat completion to retrieve messages from.
     ///   - after: Identifier for the last message from the previous pagination request.
     ///   - limit: Number of messages to retrieve.
-    ///   - order: Sort order for messages by timestamp. Use `asc` for ascending order or `desc` for descending order. Defaults to `asc`.
+    ///   - order: Sort order for messages by timestamp.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ChatCompletionMessageList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -272,8 +264,6 @@ extension ChatCompletionsMessagesAPI {
         return try await client.send(request, options: options, as: ChatCompletionMessageList.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1chat~1completions~1{completion_id}~1messages/get/parameters/3/schema`.

@@ -97,11 +97,11 @@ extension ChatkitThreadsAPI {
     /// List ChatKit threads with optional pagination and user filters.
     ///
     /// - Parameters:
-    ///   - limit: Maximum number of thread items to return. Defaults to 20.
-    ///   - order: Sort order for results by creation time. Defaults to `desc`.
-    ///   - after: List items created after this thread item ID. Defaults to null for the first page.
-    ///   - before: List items created before this thread item ID. Defaults to null for the newest results.
-    ///   - user: Filter threads that belong to this user identifier. Defaults to null to return all users.
+    ///   - limit: Maximum number of thread items to return.
+    ///   - order: Sort order for results by creation time.
+    ///   - after: List items created after this thread item ID.
+    ///   - before: List items created before this thread item ID.
+    ///   - user: Filter threads that belong to this user identifier.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ThreadListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -154,10 +154,10 @@ extension ChatkitThreadsItemsAPI {
     ///
     /// - Parameters:
     ///   - threadID: Identifier of the ChatKit thread whose items are requested.
-    ///   - limit: Maximum number of thread items to return. Defaults to 20.
-    ///   - order: Sort order for results by creation time. Defaults to `desc`.
-    ///   - after: List items created after this thread item ID. Defaults to null for the first page.
-    ///   - before: List items created before this thread item ID. Defaults to null for the newest results.
+    ///   - limit: Maximum number of thread items to return.
+    ///   - order: Sort order for results by creation time.
+    ///   - after: List items created after this thread item ID.
+    ///   - before: List items created before this thread item ID.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ThreadItemListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.

@@ -36,7 +36,7 @@ extension CompletionsAPI {
         return try await client.send(request, options: options, as: CreateCompletionResponse.self)
     }
 
-    /// Creates a completion for the provided prompt and parameters. Streams the reply.
+    /// Creates a completion for the provided prompt and parameters. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).

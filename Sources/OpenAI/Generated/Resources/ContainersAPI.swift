@@ -62,9 +62,9 @@ extension ContainersAPI {
     /// Lists containers.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
     ///   - name: Filter results by container name.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ContainerListResource` reply.
@@ -106,8 +106,6 @@ extension ContainersAPI {
         return try await client.send(request, options: options, as: ContainerResource.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1containers/get/parameters/1/schema`.
@@ -157,7 +155,7 @@ extension ContainersFilesAPI {
         return try await client.sendForData(request, options: options)
     }
 
-    /// Retrieve Container File Content Writes the reply's bytes to a file as they arrive, without holding them in memory.
+    /// Retrieve Container File Content. Writes the reply's bytes to a file as they arrive, without holding them in memory.
     ///
     /// - Parameters:
     ///   - containerID: The `container_id` path parameter.
@@ -261,9 +259,9 @@ extension ContainersFilesAPI {
     ///
     /// - Parameters:
     ///   - containerID: The `container_id` path parameter.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ContainerFileListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -307,8 +305,6 @@ extension ContainersFilesAPI {
         return try await client.send(request, options: options, as: ContainerFileResource.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1containers~1{container_id}~1files/get/parameters/2/schema`.

@@ -106,7 +106,7 @@ extension ConversationsItemsAPI {
     /// - Parameters:
     ///   - conversationID: The ID of the conversation to add the item to.
     ///   - body: The JSON request body.
-    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - include: Additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ConversationItemList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -150,10 +150,10 @@ extension ConversationsItemsAPI {
     ///
     /// - Parameters:
     ///   - conversationID: The ID of the conversation to list items for.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between
-    ///   - order: The order to return the input items in. Default is `desc`.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: The order to return the input items in.
     ///   - after: An item ID to list items after, used in pagination.
-    ///   - include: Specify additional output data to include in the model response. Currently supported values are:
+    ///   - include: Specify additional output data to include in the model response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ConversationItemList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -181,7 +181,7 @@ extension ConversationsItemsAPI {
     /// - Parameters:
     ///   - conversationID: The ID of the conversation that contains the item.
     ///   - itemID: The ID of the item to retrieve.
-    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - include: Additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ConversationItem` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -200,8 +200,6 @@ extension ConversationsItemsAPI {
         return try await client.send(request, options: options, as: ConversationItem.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/post/requestBody/content/application~1json/schema`.
     public struct CreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The items to add to the conversation. You may add up to 20 items at a time.
@@ -212,7 +210,7 @@ extension ConversationsItemsAPI {
         /// Creates a new `CreateRequest`.
         ///
         /// - Parameters:
-        ///   - items: The items to add to the conversation. You may add up to 20 items at a time.
+        ///   - items: The items to add to the conversation.
         public init(items: [InputItem]) {
             self.items = items
         }
@@ -241,8 +239,6 @@ extension ConversationsItemsAPI {
         }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1conversations~1{conversation_id}~1items/get/parameters/2/schema`.

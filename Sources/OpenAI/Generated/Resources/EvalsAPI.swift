@@ -20,7 +20,7 @@ public struct EvalsAPI: Sendable {
 extension EvalsAPI {
     /// Create the structure of an evaluation that can be used to test a model's performance.
     /// An evaluation is a set of testing criteria and the config for a data source, which dictates the schema of the data used in the evaluation. After creating an evaluation, you can run it on different models and model parameters. We support several types of graders and datasources.
-    /// For more information, see the [Evals guide](/docs/guides/evals).
+    /// For more information, see the [Evals guide](https://platform.openai.com/docs/guides/evals).
     ///
     /// - Parameters:
     ///   - body: The JSON request body.
@@ -61,8 +61,8 @@ extension EvalsAPI {
     /// - Parameters:
     ///   - after: Identifier for the last eval from the previous pagination request.
     ///   - limit: Number of evals to retrieve.
-    ///   - order: Sort order for evals by timestamp. Use `asc` for ascending order or `desc` for descending order.
-    ///   - orderBy: Evals can be ordered by creation time or last updated time. Use
+    ///   - order: Sort order for evals by timestamp.
+    ///   - orderBy: Evals can be ordered by creation time or last updated time.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `EvalList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -122,8 +122,6 @@ extension EvalsAPI {
         return try await client.send(request, options: options, as: Eval.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals/get/parameters/2/schema`.
@@ -141,8 +139,6 @@ extension EvalsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals/get/parameters/3/schema`.
@@ -160,13 +156,10 @@ extension EvalsAPI {
         public static var updatedAt: Self { Self(rawValue: "updated_at") }
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/post/requestBody/content/application~1json/schema`.
     public struct UpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Rename the evaluation.
         public var name: Swift.String?
-        /// The `metadata` member.
         public var metadata: Metadata?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -175,7 +168,6 @@ extension EvalsAPI {
         ///
         /// - Parameters:
         ///   - name: Rename the evaluation.
-        ///   - metadata: The `metadata` member.
         public init(
             name: Swift.String? = nil,
             metadata: Metadata? = nil
@@ -211,15 +203,11 @@ extension EvalsAPI {
         }
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}/delete/responses/200/content/application~1json/schema`.
     public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `object` member.
         public var object: Swift.String
-        /// The `deleted` member.
         public var deleted: Swift.Bool
-        /// The `eval_id` member.
+        /// The JSON member `eval_id`.
         public var evalID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -227,9 +215,7 @@ extension EvalsAPI {
         /// Creates a new `DeleteResponse`.
         ///
         /// - Parameters:
-        ///   - object: The `object` member.
-        ///   - deleted: The `deleted` member.
-        ///   - evalID: The `eval_id` member.
+        ///   - evalID: The JSON member `eval_id`.
         public init(
             object: Swift.String,
             deleted: Swift.Bool,
@@ -329,8 +315,8 @@ extension EvalsRunsAPI {
     ///   - evalID: The ID of the evaluation to retrieve runs for.
     ///   - after: Identifier for the last run from the previous pagination request.
     ///   - limit: Number of runs to retrieve.
-    ///   - order: Sort order for runs by timestamp. Use `asc` for ascending order or `desc` for descending order. Defaults to `asc`.
-    ///   - status: Filter runs by status. One of `queued` | `in_progress` | `failed` | `completed` | `canceled`.
+    ///   - order: Sort order for runs by timestamp.
+    ///   - status: Filter runs by status.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `EvalRunList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -395,8 +381,6 @@ extension EvalsRunsAPI {
         return try await client.send(request, options: options, as: EvalRun.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs/get/parameters/3/schema`.
@@ -414,8 +398,6 @@ extension EvalsRunsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs/get/parameters/4/schema`.
@@ -442,15 +424,11 @@ extension EvalsRunsAPI {
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}/delete/responses/200/content/application~1json/schema`.
     public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `object` member.
         public var object: Swift.String?
-        /// The `deleted` member.
         public var deleted: Swift.Bool?
-        /// The `run_id` member.
+        /// The JSON member `run_id`.
         public var runID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -458,9 +436,7 @@ extension EvalsRunsAPI {
         /// Creates a new `DeleteResponse`.
         ///
         /// - Parameters:
-        ///   - object: The `object` member.
-        ///   - deleted: The `deleted` member.
-        ///   - runID: The `run_id` member.
+        ///   - runID: The JSON member `run_id`.
         public init(
             object: Swift.String? = nil,
             deleted: Swift.Bool? = nil,
@@ -516,8 +492,8 @@ extension EvalsRunsOutputItemsAPI {
     ///   - runID: The ID of the run to retrieve output items for.
     ///   - after: Identifier for the last output item from the previous pagination request.
     ///   - limit: Number of output items to retrieve.
-    ///   - status: Filter output items by status. Use `failed` to filter by failed output
-    ///   - order: Sort order for output items by timestamp. Use `asc` for ascending order or `desc` for descending order. Defaults to `asc`.
+    ///   - status: Filter output items by status.
+    ///   - order: Sort order for output items by timestamp.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `EvalRunOutputItemList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -566,8 +542,6 @@ extension EvalsRunsOutputItemsAPI {
         return try await client.send(request, options: options, as: EvalRunOutputItem.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}~1output_items/get/parameters/4/schema`.
@@ -585,8 +559,6 @@ extension EvalsRunsOutputItemsAPI {
         public static var pass: Self { Self(rawValue: "pass") }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1evals~1{eval_id}~1runs~1{run_id}~1output_items/get/parameters/5/schema`.

@@ -62,18 +62,18 @@ extension FilesAPI {
     /// user.
     ///
     /// - The Assistants API supports files up to 2 million tokens and of specific
-    ///   file types. See the [Assistants Tools guide](/docs/assistants/tools) for
+    ///   file types. See the [Assistants Tools guide](https://platform.openai.com/docs/assistants/tools) for
     ///   details.
     /// - The Fine-tuning API only supports `.jsonl` files. The input also has
     ///   certain required formats for fine-tuning
-    ///   [chat](/docs/api-reference/fine-tuning/chat-input) or
-    ///   [completions](/docs/api-reference/fine-tuning/completions-input) models.
+    ///   [chat](https://platform.openai.com/docs/api-reference/fine-tuning/chat-input) or
+    ///   [completions](https://platform.openai.com/docs/api-reference/fine-tuning/completions-input) models.
     /// - The Batch API only supports `.jsonl` files up to 200 MB in size. The input
     ///   also has a specific required
-    ///   [format](/docs/api-reference/batch/request-input).
+    ///   [format](https://platform.openai.com/docs/api-reference/batch/request-input).
     /// - For Retrieval or `file_search` ingestion, upload files here first. If
     ///   you need to attach multiple uploaded files to the same vector store, use
-    ///   [`/vector_stores/{vector_store_id}/file_batches`](/docs/api-reference/vector-stores-file-batches/createBatch)
+    ///   [`/vector_stores/{vector_store_id}/file_batches`](https://platform.openai.com/docs/api-reference/vector-stores-file-batches/createBatch)
     ///   instead of attaching them one by one. Vector store attachment has separate
     ///   limits from file upload, including 2,000 attached files per minute per
     ///   organization.
@@ -119,9 +119,9 @@ extension FilesAPI {
     ///
     /// - Parameters:
     ///   - purpose: Only return files with the given purpose.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 10,000, and the default is 10,000.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListFilesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -160,8 +160,6 @@ extension FilesAPI {
         return try await client.send(request, options: options, as: OpenAIFile.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1files/get/parameters/2/schema`.

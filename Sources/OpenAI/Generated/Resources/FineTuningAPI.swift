@@ -190,8 +190,6 @@ extension FineTuningCheckpointsPermissionsAPI {
         return try await client.send(request, options: options, as: ListFineTuningCheckpointPermissionResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1fine_tuning~1checkpoints~1{fine_tuned_model_checkpoint}~1permissions/get/parameters/4/schema`.
@@ -245,7 +243,7 @@ extension FineTuningJobsAPI {
     ///
     /// Response includes details of the enqueued job including job status and the name of the fine-tuned models once complete.
     ///
-    /// [Learn more about fine-tuning](/docs/guides/model-optimization)
+    /// [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
     ///
     /// - Parameters:
     ///   - body: The JSON request body.
@@ -268,7 +266,7 @@ extension FineTuningJobsAPI {
     /// - Parameters:
     ///   - after: Identifier for the last job from the previous pagination request.
     ///   - limit: Number of fine-tuning jobs to retrieve.
-    ///   - metadata: Optional metadata filter. To filter, use the syntax `metadata[k]=v`. Alternatively, set `metadata=null` to indicate no metadata.
+    ///   - metadata: Optional metadata filter.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListPaginatedFineTuningJobsResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -325,7 +323,7 @@ extension FineTuningJobsAPI {
 
     /// Get info about a fine-tuning job.
     ///
-    /// [Learn more about fine-tuning](/docs/guides/model-optimization)
+    /// [Learn more about fine-tuning](https://platform.openai.com/docs/guides/model-optimization)
     ///
     /// - Parameters:
     ///   - fineTuningJobID: The ID of the fine-tuning job.

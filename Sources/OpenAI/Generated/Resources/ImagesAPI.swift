@@ -56,7 +56,7 @@ extension ImagesEditsAPI {
         return try await client.send(request, options: options, as: ImagesResponse.self)
     }
 
-    /// Creates an edited or extended image given one or more source images and a prompt. This endpoint supports GPT Image models (`gpt-image-1.5`, `gpt-image-1`, `gpt-image-1-mini`, and `chatgpt-image-latest`) and `dall-e-2`. Streams the reply.
+    /// Creates an edited or extended image given one or more source images and a prompt. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
@@ -102,7 +102,7 @@ extension ImagesEditsAPI {
         return try await client.send(request, options: options, as: ImagesResponse.self)
     }
 
-    /// Creates an edited or extended image given one or more source images and a prompt. This endpoint supports GPT Image models (`gpt-image-1.5`, `gpt-image-1`, `gpt-image-1-mini`, and `chatgpt-image-latest`) and `dall-e-2`. Streams the reply.
+    /// Creates an edited or extended image given one or more source images and a prompt. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
@@ -130,7 +130,7 @@ public struct ImagesGenerationsAPI: Sendable {
 }
 
 extension ImagesGenerationsAPI {
-    /// Creates an image given a prompt. [Learn more](/docs/guides/images).
+    /// Creates an image given a prompt. [Learn more](https://platform.openai.com/docs/guides/images).
     ///
     /// - Parameters:
     ///   - body: The JSON request body.
@@ -149,7 +149,7 @@ extension ImagesGenerationsAPI {
         return try await client.send(request, options: options, as: ImagesResponse.self)
     }
 
-    /// Creates an image given a prompt. [Learn more](/docs/guides/images). Streams the reply.
+    /// Creates an image given a prompt. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).

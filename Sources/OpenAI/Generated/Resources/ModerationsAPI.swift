@@ -16,7 +16,7 @@ public struct ModerationsAPI: Sendable {
 
 extension ModerationsAPI {
     /// Classifies if text and/or image inputs are potentially harmful. Learn
-    /// more in the [moderation guide](/docs/guides/moderation).
+    /// more in the [moderation guide](https://platform.openai.com/docs/guides/moderation).
     ///
     /// - Parameters:
     ///   - body: The JSON request body.

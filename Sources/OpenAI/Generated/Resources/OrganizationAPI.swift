@@ -165,11 +165,8 @@ extension OrganizationAdminAPIKeysAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys/post/requestBody/content/application~1json/schema`.
     public struct CreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `name` member.
         public var name: Swift.String
         /// The number of seconds until the API key expires. Omit this field for a key that does not expire.
         public var expiresInSeconds: Swift.Int?
@@ -179,8 +176,7 @@ extension OrganizationAdminAPIKeysAPI {
         /// Creates a new `CreateRequest`.
         ///
         /// - Parameters:
-        ///   - name: The `name` member.
-        ///   - expiresInSeconds: The number of seconds until the API key expires. Omit this field for a key that does not expire.
+        ///   - expiresInSeconds: The number of seconds until the API key expires.
         public init(
             name: Swift.String,
             expiresInSeconds: Swift.Int? = nil
@@ -216,22 +212,14 @@ extension OrganizationAdminAPIKeysAPI {
         }
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1organization~1admin_api_keys~1{key_id}/delete/responses/200/content/application~1json/schema`.
     public struct DeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `id` member.
         public var id: Swift.String
-        /// The `deleted` member.
         public var deleted: Swift.Bool
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `DeleteResponse`.
-        ///
-        /// - Parameters:
-        ///   - id: The `id` member.
-        ///   - deleted: The `deleted` member.
         public init(
             id: Swift.String,
             deleted: Swift.Bool
@@ -283,14 +271,14 @@ extension OrganizationAuditLogsAPI {
     /// - Parameters:
     ///   - effectiveAt: Return only events whose `effective_at` (Unix seconds) is in this range.
     ///   - projectIDs: Return only events for these projects.
-    ///   - eventTypes: Return only events with a `type` in one of these values. For example, `project.created`. For all options, see the documentation for the [audit log object](/docs/api-reference/audit-logs/object).
-    ///   - actorIDs: Return only events performed by these actors. Can be a user ID, a service account ID, or an api key tracking ID.
+    ///   - eventTypes: Return only events with a `type` in one of these values.
+    ///   - actorIDs: Return only events performed by these actors.
     ///   - actorEmails: Return only events performed by users with these emails.
-    ///   - resourceIDs: Return only events performed on these targets. For example, a project ID updated. For ChatGPT connector role events, use the workspace connector resource ID shown in `details.id`, such as `<workspace_id>__<connector_id>`.
-    ///   - tenantOnly: Return only tenant-scoped events associated with this organization. Required for tenant-scoped events such as `role.bound_to_resource` and `role.unbound_from_resource`. When `true`, all supplied event types must be tenant-scoped.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
+    ///   - resourceIDs: Return only events performed on these targets.
+    ///   - tenantOnly: Return only tenant-scoped events associated with this organization.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListAuditLogsResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -323,8 +311,6 @@ extension OrganizationAuditLogsAPI {
         return try await client.send(request, options: options, as: ListAuditLogsResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1organization~1audit_logs/get/parameters/0/schema`.
     public struct ListEffectiveAt: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Return only events whose `effective_at` (Unix seconds) is greater than this value.
@@ -481,9 +467,9 @@ extension OrganizationCertificatesAPI {
     /// List uploaded certificates for this organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListCertificatesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -508,7 +494,7 @@ extension OrganizationCertificatesAPI {
     ///
     /// - Parameters:
     ///   - certificateID: Unique ID of the certificate to retrieve.
-    ///   - include: A list of additional fields to include in the response. Currently the only supported value is `content` to fetch the PEM content of the certificate.
+    ///   - include: A list of additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Certificate` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -546,8 +532,6 @@ extension OrganizationCertificatesAPI {
         return try await client.send(request, options: options, as: Certificate.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1certificates/get/parameters/2/schema`.
@@ -578,12 +562,12 @@ extension OrganizationCostsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently only `1d` is supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only costs for these projects.
     ///   - apiKeyIDs: Return only costs for these API keys.
-    ///   - groupBy: Group the costs by the specified fields. Support fields include `project_id`, `line_item`, `api_key_id` and any combination of them.
-    ///   - limit: A limit on the number of buckets to be returned. Limit can range between 1 and 180, and the default is 7.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - groupBy: Group the costs by the specified fields.
+    ///   - limit: A limit on the number of buckets to be returned.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -612,8 +596,6 @@ extension OrganizationCostsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1costs/get/parameters/5/schema/items`.
@@ -728,8 +710,8 @@ extension OrganizationGroupsAPI {
     /// Lists all groups in the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of groups to be returned. Limit can range between 0 and 1000, and the default is 100.
-    ///   - after: A cursor for use in pagination. `after` is a group ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with group_abc, your subsequent call can include `after=group_abc` in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of groups to be returned.
+    ///   - after: A cursor for use in pagination.
     ///   - order: Specifies the sort order of the returned groups.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `GroupListResource` reply.
@@ -788,8 +770,6 @@ extension OrganizationGroupsAPI {
         return try await client.send(request, options: options, as: GroupResourceWithSuccess.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1groups/get/parameters/2/schema`.
@@ -862,7 +842,7 @@ extension OrganizationGroupsRolesAPI {
     /// - Parameters:
     ///   - groupID: The ID of the group whose organization role assignments you want to list.
     ///   - limit: A limit on the number of organization role assignments to return.
-    ///   - after: Cursor for pagination. Provide the value from the previous response's `next` field to continue listing organization roles.
+    ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned organization roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RoleListResource` reply.
@@ -905,8 +885,6 @@ extension OrganizationGroupsRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1groups~1{group_id}~1roles/get/parameters/3/schema`.
@@ -978,8 +956,8 @@ extension OrganizationGroupsUsersAPI {
     ///
     /// - Parameters:
     ///   - groupID: The ID of the group to inspect.
-    ///   - limit: A limit on the number of users to be returned. Limit can range between 0 and 1000, and the default is 100.
-    ///   - after: A cursor for use in pagination. Provide the ID of the last user from the previous list response to retrieve the next page.
+    ///   - limit: A limit on the number of users to be returned.
+    ///   - after: A cursor for use in pagination.
     ///   - order: Specifies the sort order of users in the list.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UserListResource` reply.
@@ -1022,8 +1000,6 @@ extension OrganizationGroupsUsersAPI {
         return try await client.send(request, options: options, as: GroupMemberUser.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1groups~1{group_id}~1users/get/parameters/3/schema`.
@@ -1088,8 +1064,8 @@ extension OrganizationInvitesAPI {
     /// Returns a list of invites in the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `InviteListResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1252,9 +1228,9 @@ extension OrganizationProjectsAPI {
     /// Returns a list of projects.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - includeArchived: If `true` returns all projects including those that have been `archived`. Archived projects are not included by default.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
+    ///   - includeArchived: If `true` returns all projects including those that have been `archived`.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectListResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1450,9 +1426,9 @@ extension OrganizationProjectsAPIKeysAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - ownerProjectAccess: Filter API keys by whether the owner currently has effective access to the project. Use `active` for owners with access, `inactive` for owners without access, or `any` for all enabled project API keys. If omitted, the endpoint applies its existing membership-based visibility rules, which may exclude some enabled keys.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
+    ///   - ownerProjectAccess: Filter API keys by whether the owner currently has effective access to the project.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectAPIKeyListResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1494,8 +1470,6 @@ extension OrganizationProjectsAPIKeysAPI {
         return try await client.send(request, options: options, as: ProjectAPIKey.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1api_keys/get/parameters/3/schema`.
@@ -1573,9 +1547,9 @@ extension OrganizationProjectsCertificatesAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListProjectCertificatesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1596,8 +1570,6 @@ extension OrganizationProjectsCertificatesAPI {
         return try await client.send(request, options: options, as: ListProjectCertificatesResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1certificates/get/parameters/3/schema`.
@@ -1669,8 +1641,8 @@ extension OrganizationProjectsGroupsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of project groups to return. Defaults to 20.
-    ///   - after: Cursor for pagination. Provide the ID of the last group from the previous response to fetch the next page.
+    ///   - limit: A limit on the number of project groups to return.
+    ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned groups.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectGroupListResource` reply.
@@ -1716,8 +1688,6 @@ extension OrganizationProjectsGroupsAPI {
         return try await client.send(request, options: options, as: ProjectGroup.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1groups/get/parameters/3/schema`.
@@ -1735,8 +1705,6 @@ extension OrganizationProjectsGroupsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1groups~1{group_id}/get/parameters/2/schema`.
@@ -1792,9 +1760,9 @@ extension OrganizationProjectsRateLimitsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned. The default is 100.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, beginning with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectRateLimitListResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -1920,8 +1888,8 @@ extension OrganizationProjectsServiceAccountsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectServiceAccountListResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2039,10 +2007,10 @@ extension OrganizationProjectsSpendAlertsAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of spend alerts to return. Defaults to 20.
+    ///   - limit: A limit on the number of spend alerts to return.
     ///   - order: Sort order for the returned spend alerts.
-    ///   - after: Cursor for pagination. Provide the ID of the last spend alert from the previous response to fetch the next page.
-    ///   - before: Cursor for pagination. Provide the ID of the first spend alert from the previous response to fetch the previous page.
+    ///   - after: Cursor for pagination.
+    ///   - before: Cursor for pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectSpendAlertListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2110,8 +2078,6 @@ extension OrganizationProjectsSpendAlertsAPI {
         return try await client.send(request, options: options, as: ProjectSpendAlert.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1projects~1{project_id}~1spend_alerts/get/parameters/2/schema`.
@@ -2212,8 +2178,8 @@ extension OrganizationProjectsUsersAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ProjectUserListResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2324,8 +2290,8 @@ extension OrganizationRolesAPI {
     /// Lists the roles configured for the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of roles to return. Defaults to 1000.
-    ///   - after: Cursor for pagination. Provide the value from the previous response's `next` field to continue listing roles.
+    ///   - limit: A limit on the number of roles to return.
+    ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `PublicRoleListResource` reply.
@@ -2384,8 +2350,6 @@ extension OrganizationRolesAPI {
         return try await client.send(request, options: options, as: Role.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1roles/get/parameters/2/schema`.
@@ -2450,10 +2414,10 @@ extension OrganizationSpendAlertsAPI {
     /// Lists organization spend alerts.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of spend alerts to return. Defaults to 20.
+    ///   - limit: A limit on the number of spend alerts to return.
     ///   - order: Sort order for the returned spend alerts.
-    ///   - after: Cursor for pagination. Provide the ID of the last spend alert from the previous response to fetch the next page.
-    ///   - before: Cursor for pagination. Provide the ID of the first spend alert from the previous response to fetch the previous page.
+    ///   - after: Cursor for pagination.
+    ///   - before: Cursor for pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `OrganizationSpendAlertListResource` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2513,8 +2477,6 @@ extension OrganizationSpendAlertsAPI {
         return try await client.send(request, options: options, as: OrganizationSpendAlert.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1spend_alerts/get/parameters/1/schema`.
@@ -2637,14 +2599,14 @@ extension OrganizationUsageAudioSpeechesAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `model` or any combination of them.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2677,8 +2639,6 @@ extension OrganizationUsageAudioSpeechesAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_speeches/get/parameters/2/schema`.
@@ -2699,8 +2659,6 @@ extension OrganizationUsageAudioSpeechesAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_speeches/get/parameters/7/schema/items`.
@@ -2737,14 +2695,14 @@ extension OrganizationUsageAudioTranscriptionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `model` or any combination of them.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2777,8 +2735,6 @@ extension OrganizationUsageAudioTranscriptionsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_transcriptions/get/parameters/2/schema`.
@@ -2799,8 +2755,6 @@ extension OrganizationUsageAudioTranscriptionsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1audio_transcriptions/get/parameters/7/schema/items`.
@@ -2837,11 +2791,11 @@ extension OrganizationUsageCodeInterpreterSessionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2868,8 +2822,6 @@ extension OrganizationUsageCodeInterpreterSessionsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1code_interpreter_sessions/get/parameters/2/schema`.
@@ -2903,15 +2855,15 @@ extension OrganizationUsageCompletionsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - models: Return only usage for these models.
-    ///   - batch: If `true`, return batch jobs only. If `false`, return non-batch jobs only. By default, return both.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `model`, `batch`, `service_tier` or any combination of them.
+    ///   - batch: If `true`, return batch jobs only.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -2946,8 +2898,6 @@ extension OrganizationUsageCompletionsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1completions/get/parameters/2/schema`.
@@ -2968,8 +2918,6 @@ extension OrganizationUsageCompletionsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1completions/get/parameters/8/schema/items`.
@@ -3012,14 +2960,14 @@ extension OrganizationUsageEmbeddingsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `model` or any combination of them.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -3052,8 +3000,6 @@ extension OrganizationUsageEmbeddingsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1embeddings/get/parameters/2/schema`.
@@ -3074,8 +3020,6 @@ extension OrganizationUsageEmbeddingsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1embeddings/get/parameters/7/schema/items`.
@@ -3112,14 +3056,14 @@ extension OrganizationUsageFileSearchCallsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - vectorStoreIDs: Return only usage for these vector stores.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `vector_store_id` or any combination of them.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -3152,8 +3096,6 @@ extension OrganizationUsageFileSearchCallsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1file_search_calls/get/parameters/2/schema`.
@@ -3174,8 +3116,6 @@ extension OrganizationUsageFileSearchCallsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1file_search_calls/get/parameters/7/schema/items`.
@@ -3212,16 +3152,16 @@ extension OrganizationUsageImagesAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
-    ///   - sources: Return only usages for these sources. Possible values are `image.generation`, `image.edit`, `image.variation` or any combination of them.
-    ///   - sizes: Return only usages for these image sizes. Possible values are `256x256`, `512x512`, `1024x1024`, `1792x1792`, `1024x1792` or any combination of them.
+    ///   - bucketWidth: Width of each time bucket in response.
+    ///   - sources: Return only usages for these sources.
+    ///   - sizes: Return only usages for these image sizes.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `model`, `size`, `source` or any combination of them.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -3258,8 +3198,6 @@ extension OrganizationUsageImagesAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/2/schema`.
@@ -3280,8 +3218,6 @@ extension OrganizationUsageImagesAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/3/schema/items`.
@@ -3302,8 +3238,6 @@ extension OrganizationUsageImagesAPI {
         public static var imageVariation: Self { Self(rawValue: "image.variation") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/4/schema/items`.
@@ -3330,8 +3264,6 @@ extension OrganizationUsageImagesAPI {
         public static var _1024x1792: Self { Self(rawValue: "1024x1792") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1images/get/parameters/9/schema/items`.
@@ -3374,14 +3306,14 @@ extension OrganizationUsageModerationsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - models: Return only usage for these models.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `model` or any combination of them.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -3414,8 +3346,6 @@ extension OrganizationUsageModerationsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1moderations/get/parameters/2/schema`.
@@ -3436,8 +3366,6 @@ extension OrganizationUsageModerationsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1moderations/get/parameters/7/schema/items`.
@@ -3474,11 +3402,11 @@ extension OrganizationUsageVectorStoresAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -3505,8 +3433,6 @@ extension OrganizationUsageVectorStoresAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1vector_stores/get/parameters/2/schema`.
@@ -3540,15 +3466,15 @@ extension OrganizationUsageWebSearchCallsAPI {
     /// - Parameters:
     ///   - startTime: Start time (Unix seconds) of the query time range, inclusive.
     ///   - endTime: End time (Unix seconds) of the query time range, exclusive.
-    ///   - bucketWidth: Width of each time bucket in response. Currently `1m`, `1h` and `1d` are supported, default to `1d`.
+    ///   - bucketWidth: Width of each time bucket in response.
     ///   - projectIDs: Return only usage for these projects.
     ///   - userIDs: Return only usage for these users.
     ///   - apiKeyIDs: Return only usage for these API keys.
     ///   - models: Return only usage for these models.
     ///   - contextLevels: Return only web search usage for these context levels.
-    ///   - groupBy: Group the usage data by the specified fields. Support fields include `project_id`, `user_id`, `api_key_id`, `model`, `context_level` or any combination of them.
+    ///   - groupBy: Group the usage data by the specified fields.
     ///   - limit: Specifies the number of buckets to return.
-    ///   - page: A cursor for use in pagination. Corresponding to the `next_page` field from the previous response.
+    ///   - page: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UsageResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -3583,8 +3509,6 @@ extension OrganizationUsageWebSearchCallsAPI {
         return try await client.send(request, options: options, as: UsageResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/2/schema`.
@@ -3605,8 +3529,6 @@ extension OrganizationUsageWebSearchCallsAPI {
         public static var _1d: Self { Self(rawValue: "1d") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/7/schema/items`.
@@ -3627,8 +3549,6 @@ extension OrganizationUsageWebSearchCallsAPI {
         public static var high: Self { Self(rawValue: "high") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1usage~1web_search_calls/get/parameters/8/schema/items`.
@@ -3687,8 +3607,8 @@ extension OrganizationUsersAPI {
     /// Lists all of the users in the organization.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - after: A cursor for use in pagination.
     ///   - emails: Filter by the email address of users.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `UserListResponse` reply.
@@ -3802,7 +3722,7 @@ extension OrganizationUsersRolesAPI {
     /// - Parameters:
     ///   - userID: The ID of the user to inspect.
     ///   - limit: A limit on the number of organization role assignments to return.
-    ///   - after: Cursor for pagination. Provide the value from the previous response's `next` field to continue listing organization roles.
+    ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned organization roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RoleListResource` reply.
@@ -3845,8 +3765,6 @@ extension OrganizationUsersRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1organization~1users~1{user_id}~1roles/get/parameters/3/schema`.

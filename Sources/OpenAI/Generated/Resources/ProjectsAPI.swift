@@ -93,7 +93,7 @@ extension ProjectsGroupsRolesAPI {
     ///   - projectID: The ID of the project to inspect.
     ///   - groupID: The ID of the group to inspect.
     ///   - limit: A limit on the number of project role assignments to return.
-    ///   - after: Cursor for pagination. Provide the value from the previous response's `next` field to continue listing project roles.
+    ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned project roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RoleListResource` reply.
@@ -141,8 +141,6 @@ extension ProjectsGroupsRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1projects~1{project_id}~1groups~1{group_id}~1roles/get/parameters/4/schema`.
@@ -214,8 +212,8 @@ extension ProjectsRolesAPI {
     ///
     /// - Parameters:
     ///   - projectID: The ID of the project to inspect.
-    ///   - limit: A limit on the number of roles to return. Defaults to 1000.
-    ///   - after: Cursor for pagination. Provide the value from the previous response's `next` field to continue listing roles.
+    ///   - limit: A limit on the number of roles to return.
+    ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `PublicRoleListResource` reply.
@@ -282,8 +280,6 @@ extension ProjectsRolesAPI {
         return try await client.send(request, options: options, as: Role.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1projects~1{project_id}~1roles/get/parameters/3/schema`.
@@ -372,7 +368,7 @@ extension ProjectsUsersRolesAPI {
     ///   - projectID: The ID of the project to inspect.
     ///   - userID: The ID of the user to inspect.
     ///   - limit: A limit on the number of project role assignments to return.
-    ///   - after: Cursor for pagination. Provide the value from the previous response's `next` field to continue listing project roles.
+    ///   - after: Cursor for pagination.
     ///   - order: Sort order for the returned project roles.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RoleListResource` reply.
@@ -420,8 +416,6 @@ extension ProjectsUsersRolesAPI {
         return try await client.send(request, options: options, as: AssignedRoleDetails.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1projects~1{project_id}~1users~1{user_id}~1roles/get/parameters/4/schema`.

@@ -40,7 +40,7 @@ extension RealtimeCallsAPI {
     /// handle it.
     ///
     /// - Parameters:
-    ///   - callID: The identifier for the call provided in the
+    ///   - callID: The identifier for the call provided in the [`realtime.call.incoming`](https://platform.openai.com/docs/api-reference/webhook-events/realtime/call/incoming) webhook.
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -81,7 +81,7 @@ extension RealtimeCallsAPI {
     /// WebRTC.
     ///
     /// - Parameters:
-    ///   - callID: The identifier for the call. For SIP calls, use the value provided in the
+    ///   - callID: The identifier for the call.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
     ///
@@ -98,7 +98,7 @@ extension RealtimeCallsAPI {
     /// Transfer an active SIP call to a new destination using the SIP REFER verb.
     ///
     /// - Parameters:
-    ///   - callID: The identifier for the call provided in the
+    ///   - callID: The identifier for the call provided in the [`realtime.call.incoming`](https://platform.openai.com/docs/api-reference/webhook-events/realtime/call/incoming) webhook.
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -118,7 +118,7 @@ extension RealtimeCallsAPI {
     /// Decline an incoming SIP call by returning a SIP status code to the caller.
     ///
     /// - Parameters:
-    ///   - callID: The identifier for the call provided in the
+    ///   - callID: The identifier for the call provided in the [`realtime.call.incoming`](https://platform.openai.com/docs/api-reference/webhook-events/realtime/call/incoming) webhook.
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -153,7 +153,7 @@ extension RealtimeClientSecretsAPI {
     /// applied to any sessions created using that client secret, but these can also be overridden
     /// by the client connection.
     ///
-    /// [Learn more about authentication with client secrets over WebRTC](/docs/guides/realtime-webrtc).
+    /// [Learn more about authentication with client secrets over WebRTC](https://platform.openai.com/docs/guides/realtime-webrtc).
     ///
     /// Returns the created client secret and the effective session object. The client secret is a string that looks like `ek_1234`.
     ///

@@ -20,7 +20,7 @@ public struct ResponsesAPI: Sendable {
 extension ResponsesAPI {
     /// Cancels a model response with the given ID. Only responses created with
     /// the `background` parameter set to `true` can be cancelled.
-    /// [Learn more](/docs/guides/background).
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to cancel.
@@ -40,7 +40,7 @@ extension ResponsesAPI {
 
     /// Cancels a model response with the given ID. Only responses created with
     /// the `background` parameter set to `true` can be cancelled.
-    /// [Learn more](/docs/guides/background).
+    /// [Learn more](https://platform.openai.com/docs/guides/background).
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to cancel.
@@ -64,7 +64,7 @@ extension ResponsesAPI {
 
     /// Compact a conversation. Returns a compacted response object.
     ///
-    /// Learn when and how to compact long-running conversations in the [conversation state guide](/docs/guides/conversation-state#managing-the-context-window). For ZDR-compatible compaction details, see [Compaction (advanced)](/docs/guides/conversation-state#compaction-advanced).
+    /// Learn when and how to compact long-running conversations in the [conversation state guide](https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window). For ZDR-compatible compaction details, see [Compaction (advanced)](https://platform.openai.com/docs/guides/conversation-state#compaction-advanced).
     ///
     /// - Parameters:
     ///   - body: The JSON request body.
@@ -84,7 +84,7 @@ extension ResponsesAPI {
 
     /// Compact a conversation. Returns a compacted response object.
     ///
-    /// Learn when and how to compact long-running conversations in the [conversation state guide](/docs/guides/conversation-state#managing-the-context-window). For ZDR-compatible compaction details, see [Compaction (advanced)](/docs/guides/conversation-state#compaction-advanced).
+    /// Learn when and how to compact long-running conversations in the [conversation state guide](https://platform.openai.com/docs/guides/conversation-state#managing-the-context-window). For ZDR-compatible compaction details, see [Compaction (advanced)](https://platform.openai.com/docs/guides/conversation-state#compaction-advanced).
     ///
     /// - Parameters:
     ///   - body: The JSON request body.
@@ -106,12 +106,12 @@ extension ResponsesAPI {
         return try await client.send(request, options: options, as: BetaCompactResource.self)
     }
 
-    /// Creates a model response. Provide [text](/docs/guides/text) or
-    /// [image](/docs/guides/images) inputs to generate [text](/docs/guides/text)
-    /// or [JSON](/docs/guides/structured-outputs) outputs. Have the model call
-    /// your own [custom code](/docs/guides/function-calling) or use built-in
-    /// [tools](/docs/guides/tools) like [web search](/docs/guides/tools-web-search)
-    /// or [file search](/docs/guides/tools-file-search) to use your own data
+    /// Creates a model response. Provide [text](https://platform.openai.com/docs/guides/text) or
+    /// [image](https://platform.openai.com/docs/guides/images) inputs to generate [text](https://platform.openai.com/docs/guides/text)
+    /// or [JSON](https://platform.openai.com/docs/guides/structured-outputs) outputs. Have the model call
+    /// your own [custom code](https://platform.openai.com/docs/guides/function-calling) or use built-in
+    /// [tools](https://platform.openai.com/docs/guides/tools) like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    /// or [file search](https://platform.openai.com/docs/guides/tools-file-search) to use your own data
     /// as input for the model's response.
     ///
     /// - Parameters:
@@ -131,7 +131,7 @@ extension ResponsesAPI {
         return try await client.send(request, options: options, as: Response.self)
     }
 
-    /// Creates a model response. Provide [text](/docs/guides/text) or Streams the reply.
+    /// Creates a model response. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
@@ -151,12 +151,12 @@ extension ResponsesAPI {
         return client.stream(request, options: options, as: ResponseStreamEvent.self, framing: .data, ending: .terminalEvents(["response.completed", "response.failed", "response.incomplete", "error"]))
     }
 
-    /// Creates a model response. Provide [text](/docs/guides/text) or
-    /// [image](/docs/guides/images) inputs to generate [text](/docs/guides/text)
-    /// or [JSON](/docs/guides/structured-outputs) outputs. Have the model call
-    /// your own [custom code](/docs/guides/function-calling) or use built-in
-    /// [tools](/docs/guides/tools) like [web search](/docs/guides/tools-web-search)
-    /// or [file search](/docs/guides/tools-file-search) to use your own data
+    /// Creates a model response. Provide [text](https://platform.openai.com/docs/guides/text) or
+    /// [image](https://platform.openai.com/docs/guides/images) inputs to generate [text](https://platform.openai.com/docs/guides/text)
+    /// or [JSON](https://platform.openai.com/docs/guides/structured-outputs) outputs. Have the model call
+    /// your own [custom code](https://platform.openai.com/docs/guides/function-calling) or use built-in
+    /// [tools](https://platform.openai.com/docs/guides/tools) like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    /// or [file search](https://platform.openai.com/docs/guides/tools-file-search) to use your own data
     /// as input for the model's response.
     ///
     /// - Parameters:
@@ -180,7 +180,7 @@ extension ResponsesAPI {
         return try await client.send(request, options: options, as: BetaResponse.self)
     }
 
-    /// Creates a model response. Provide [text](/docs/guides/text) or Streams the reply.
+    /// Creates a model response. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
@@ -290,10 +290,10 @@ extension ResponsesAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve.
-    ///   - include: Additional fields to include in the response. See the `include`
-    ///   - stream: If set to true, the model response data will be streamed to the client
+    ///   - include: Additional fields to include in the response.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
     ///   - startingAfter: The sequence number of the event after which to start streaming.
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Response` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -317,13 +317,13 @@ extension ResponsesAPI {
         return try await client.send(request, options: options, as: Response.self)
     }
 
-    /// Retrieves a model response with the given ID. Streams the reply.
+    /// Retrieves a model response with the given ID. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve.
-    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - include: Additional fields to include in the response.
     ///   - startingAfter: The sequence number of the event after which to start streaming.
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     ///   - options: Per-request headers, query items, timeout and retries.
     /// - Returns: The events, `ResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
     /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
@@ -349,10 +349,10 @@ extension ResponsesAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve.
-    ///   - include: Additional fields to include in the response. See the `include`
-    ///   - stream: If set to true, the model response data will be streamed to the client
+    ///   - include: Additional fields to include in the response.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
     ///   - startingAfter: The sequence number of the event after which to start streaming.
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     ///   - openaiBeta: Optional beta features to enable for this request.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `BetaResponse` reply.
@@ -380,13 +380,13 @@ extension ResponsesAPI {
         return try await client.send(request, options: options, as: BetaResponse.self)
     }
 
-    /// Retrieves a model response with the given ID. Streams the reply.
+    /// Retrieves a model response with the given ID. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve.
-    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - include: Additional fields to include in the response.
     ///   - startingAfter: The sequence number of the event after which to start streaming.
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     ///   - openaiBeta: Optional beta features to enable for this request.
     ///   - options: Per-request headers, query items, timeout and retries.
     /// - Returns: The events, `BetaResponseStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
@@ -424,10 +424,10 @@ extension ResponsesInputItemsAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve input items for.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between
-    ///   - order: The order to return the input items in. Default is `desc`.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: The order to return the input items in.
     ///   - after: An item ID to list items after, used in pagination.
-    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - include: Additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ResponseItemList` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -454,10 +454,10 @@ extension ResponsesInputItemsAPI {
     ///
     /// - Parameters:
     ///   - responseID: The ID of the response to retrieve input items for.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between
-    ///   - order: The order to return the input items in. Default is `desc`.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: The order to return the input items in.
     ///   - after: An item ID to list items after, used in pagination.
-    ///   - include: Additional fields to include in the response. See the `include`
+    ///   - include: Additional fields to include in the response.
     ///   - openaiBeta: Optional beta features to enable for this request.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `BetaResponseItemList` reply.
@@ -484,8 +484,6 @@ extension ResponsesInputItemsAPI {
         return try await client.send(request, options: options, as: BetaResponseItemList.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1responses~1{response_id}~1input_items/get/parameters/2/schema`.
@@ -503,8 +501,6 @@ extension ResponsesInputItemsAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1responses~1{response_id}~1input_items?beta=true/get/parameters/2/schema`.

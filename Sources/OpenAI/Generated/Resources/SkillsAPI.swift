@@ -116,7 +116,7 @@ extension SkillsAPI {
     ///
     /// - Parameters:
     ///   - limit: Number of items to retrieve
-    ///   - order: Sort order of results by timestamp. Use `asc` for ascending order or `desc` for descending order.
+    ///   - order: Sort order of results by timestamp.
     ///   - after: Identifier for the last item from the previous pagination request
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `SkillListResource` reply.

@@ -58,7 +58,7 @@ extension ThreadsAPI {
         return try await client.send(request, options: options, as: RunObject.self)
     }
 
-    /// Create a thread and run it in one request. Streams the reply.
+    /// Create a thread and run it in one request. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
@@ -117,7 +117,7 @@ extension ThreadsAPI {
     /// Modifies a thread.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the thread to modify. Only the `metadata` can be modified.
+    ///   - threadID: The ID of the thread to modify.
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ThreadObject` reply.
@@ -146,7 +146,7 @@ extension ThreadsMessagesAPI {
     /// Create a message.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) to create a message for.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) to create a message for.
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `MessageObject` reply.
@@ -188,11 +188,11 @@ extension ThreadsMessagesAPI {
     /// Returns a list of messages for a given thread.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) the messages belong to.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) the messages belong to.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
     ///   - runID: Filter messages by the run ID that generated them.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListMessagesResponse` reply.
@@ -221,7 +221,7 @@ extension ThreadsMessagesAPI {
     /// Retrieve a message.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) to which this message belongs.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) to which this message belongs.
     ///   - messageID: The ID of the message to retrieve.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `MessageObject` reply.
@@ -263,8 +263,6 @@ extension ThreadsMessagesAPI {
         return try await client.send(request, options: options, as: MessageObject.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1messages/get/parameters/2/schema`.
@@ -319,7 +317,7 @@ extension ThreadsRunsAPI {
     /// - Parameters:
     ///   - threadID: The ID of the thread to run.
     ///   - body: The JSON request body.
-    ///   - include: A list of additional fields to include in the response. Currently the only supported value is `step_details.tool_calls[*].file_search.results[*].content` to fetch the file search result content.
+    ///   - include: A list of additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RunObject` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -339,12 +337,12 @@ extension ThreadsRunsAPI {
         return try await client.send(request, options: options, as: RunObject.self)
     }
 
-    /// Create a run. Streams the reply.
+    /// Create a run. The reply streams as server-sent events.
     ///
     /// - Parameters:
     ///   - threadID: The ID of the thread to run.
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
-    ///   - include: A list of additional fields to include in the response. Currently the only supported value is `step_details.tool_calls[*].file_search.results[*].content` to fetch the file search result content.
+    ///   - include: A list of additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout and retries.
     /// - Returns: The events, `AssistantStreamEvent`, in the order the server sends them (server-sent events, WHATWG HTML section 9.2). The request is sent when iteration starts; `data: [DONE]` ends the sequence; an event type this SDK does not know arrives as `.unknown`.
     /// - Throws: ``OpenAIError`` when the request cannot be built (e.g. an empty path parameter). Errors while streaming, including error events, are thrown by the iteration.
@@ -369,10 +367,10 @@ extension ThreadsRunsAPI {
     ///
     /// - Parameters:
     ///   - threadID: The ID of the thread the run belongs to.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListRunsResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -398,7 +396,7 @@ extension ThreadsRunsAPI {
     /// Retrieves a run.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) that was run.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was run.
     ///   - runID: The ID of the run to retrieve.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RunObject` reply.
@@ -419,7 +417,7 @@ extension ThreadsRunsAPI {
     /// When a run has the `status: "requires_action"` and `required_action.type` is `submit_tool_outputs`, this endpoint can be used to submit the outputs from the tool calls once they're all completed. All outputs must be submitted in a single request.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) to which this run belongs.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) to which this run belongs.
     ///   - runID: The ID of the run that requires the tool output submission.
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -441,10 +439,10 @@ extension ThreadsRunsAPI {
         return try await client.send(request, options: options, as: RunObject.self)
     }
 
-    /// When a run has the `status: "requires_action"` and `required_action.type` is `submit_tool_outputs`, this endpoint can be used to submit the outputs from the tool calls once they're all completed. All outputs must be submitted in a single request. Streams the reply.
+    /// When a run has the `status: "requires_action"` and `required_action.type` is `submit_tool_outputs`, this endpoint can be used to submit the outputs from the tool calls once they're all completed. The reply streams as server-sent events.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) to which this run belongs.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) to which this run belongs.
     ///   - runID: The ID of the run that requires the tool output submission.
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).
     ///   - options: Per-request headers, query items, timeout and retries.
@@ -470,7 +468,7 @@ extension ThreadsRunsAPI {
     /// Modifies a run.
     ///
     /// - Parameters:
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) that was run.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was run.
     ///   - runID: The ID of the run to modify.
     ///   - body: The JSON request body.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
@@ -491,8 +489,6 @@ extension ThreadsRunsAPI {
         return try await client.send(request, options: options, as: RunObject.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1runs/get/parameters/2/schema`.
@@ -523,11 +519,11 @@ extension ThreadsRunsStepsAPI {
     /// - Parameters:
     ///   - threadID: The ID of the thread the run and run steps belong to.
     ///   - runID: The ID of the run the run steps belong to.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
-    ///   - include: A list of additional fields to include in the response. Currently the only supported value is `step_details.tool_calls[*].file_search.results[*].content` to fetch the file search result content.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
+    ///   - include: A list of additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListRunStepsResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -560,7 +556,7 @@ extension ThreadsRunsStepsAPI {
     ///   - threadID: The ID of the thread to which the run and run step belongs.
     ///   - runID: The ID of the run to which the run step belongs.
     ///   - stepID: The ID of the run step to retrieve.
-    ///   - include: A list of additional fields to include in the response. Currently the only supported value is `step_details.tool_calls[*].file_search.results[*].content` to fetch the file search result content.
+    ///   - include: A list of additional fields to include in the response.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `RunStepObject` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -581,8 +577,6 @@ extension ThreadsRunsStepsAPI {
         return try await client.send(request, options: options, as: RunStepObject.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1threads~1{thread_id}~1runs~1{run_id}~1steps/get/parameters/3/schema`.

@@ -38,9 +38,9 @@ extension UploadsAPI {
         return try await client.send(request, options: options, as: Upload.self)
     }
 
-    /// Completes the [Upload](/docs/api-reference/uploads/object).
+    /// Completes the [Upload](https://platform.openai.com/docs/api-reference/uploads/object).
     ///
-    /// Within the returned Upload object, there is a nested [File](/docs/api-reference/files/object) object that is ready to use in the rest of the platform.
+    /// Within the returned Upload object, there is a nested [File](https://platform.openai.com/docs/api-reference/files/object) object that is ready to use in the rest of the platform.
     ///
     /// You can specify the order of the Parts by passing in an ordered list of the Part IDs.
     ///
@@ -66,23 +66,23 @@ extension UploadsAPI {
         return try await client.send(request, options: options, as: Upload.self)
     }
 
-    /// Creates an intermediate [Upload](/docs/api-reference/uploads/object) object
-    /// that you can add [Parts](/docs/api-reference/uploads/part-object) to.
+    /// Creates an intermediate [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object
+    /// that you can add [Parts](https://platform.openai.com/docs/api-reference/uploads/part-object) to.
     /// Currently, an Upload can accept at most 8 GB in total and expires after an
     /// hour after you create it.
     ///
     /// Once you complete the Upload, we will create a
-    /// [File](/docs/api-reference/files/object) object that contains all the parts
+    /// [File](https://platform.openai.com/docs/api-reference/files/object) object that contains all the parts
     /// you uploaded. This File is usable in the rest of our platform as a regular
     /// File object.
     ///
     /// For certain `purpose` values, the correct `mime_type` must be specified.
     /// Please refer to documentation for the
-    /// [supported MIME types for your use case](/docs/assistants/tools/file-search#supported-files).
+    /// [supported MIME types for your use case](https://platform.openai.com/docs/assistants/tools/file-search#supported-files).
     ///
     /// For guidance on the proper filename extensions for each purpose, please
     /// follow the documentation on [creating a
-    /// File](/docs/api-reference/files/create).
+    /// File](https://platform.openai.com/docs/api-reference/files/create).
     ///
     /// Returns the Upload object with status `pending`.
     ///
@@ -110,11 +110,11 @@ public struct UploadsPartsAPI: Sendable {
 }
 
 extension UploadsPartsAPI {
-    /// Adds a [Part](/docs/api-reference/uploads/part-object) to an [Upload](/docs/api-reference/uploads/object) object. A Part represents a chunk of bytes from the file you are trying to upload.
+    /// Adds a [Part](https://platform.openai.com/docs/api-reference/uploads/part-object) to an [Upload](https://platform.openai.com/docs/api-reference/uploads/object) object. A Part represents a chunk of bytes from the file you are trying to upload.
     ///
     /// Each Part can be at most 64 MB, and you can add Parts until you hit the Upload maximum of 8 GB.
     ///
-    /// It is possible to add multiple Parts in parallel. You can decide the intended order of the Parts when you [complete the Upload](/docs/api-reference/uploads/complete).
+    /// It is possible to add multiple Parts in parallel. You can decide the intended order of the Parts when you [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
     ///
     /// - Parameters:
     ///   - uploadID: The ID of the Upload.

@@ -60,10 +60,10 @@ extension VectorStoresAPI {
     /// Returns a list of vector stores.
     ///
     /// - Parameters:
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListVectorStoresResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -144,8 +144,6 @@ extension VectorStoresAPI {
         return try await client.send(request, options: options, as: VectorStoreObject.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores/get/parameters/1/schema`.
@@ -254,11 +252,11 @@ extension VectorStoresFileBatchesFilesAPI {
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store that the files belong to.
     ///   - batchID: The ID of the file batch that the files belong to.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
-    ///   - filter: Filter by file status. One of `in_progress`, `completed`, `failed`, `cancelled`.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
+    ///   - filter: Filter by file status.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListVectorStoreFilesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -285,8 +283,6 @@ extension VectorStoresFileBatchesFilesAPI {
         return try await client.send(request, options: options, as: ListVectorStoreFilesResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1file_batches~1{batch_id}~1files/get/parameters/3/schema`.
@@ -304,8 +300,6 @@ extension VectorStoresFileBatchesFilesAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1file_batches~1{batch_id}~1files/get/parameters/6/schema`.
@@ -340,7 +334,7 @@ public struct VectorStoresFilesAPI: Sendable {
 }
 
 extension VectorStoresFilesAPI {
-    /// Create a vector store file by attaching a [File](/docs/api-reference/files) to a [vector store](/docs/api-reference/vector-stores/object).
+    /// Create a vector store file by attaching a [File](https://platform.openai.com/docs/api-reference/files) to a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
     ///
     /// This endpoint is subject to a per-vector-store write rate limit of 300 requests per minute, shared with `/vector_stores/{vector_store_id}/file_batches`.
     /// For uploading multiple files to the same vector store, use the file batches endpoint to reduce request volume.
@@ -364,7 +358,7 @@ extension VectorStoresFilesAPI {
         return try await client.send(request, options: options, as: VectorStoreFileObject.self)
     }
 
-    /// Delete a vector store file. This will remove the file from the vector store but the file itself will not be deleted. To delete the file, use the [delete file](/docs/api-reference/files/delete) endpoint.
+    /// Delete a vector store file. This will remove the file from the vector store but the file itself will not be deleted. To delete the file, use the [delete file](https://platform.openai.com/docs/api-reference/files/delete) endpoint.
     ///
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store that the file belongs to.
@@ -389,11 +383,11 @@ extension VectorStoresFilesAPI {
     ///
     /// - Parameters:
     ///   - vectorStoreID: The ID of the vector store that the files belong to.
-    ///   - limit: A limit on the number of objects to be returned. Limit can range between 1 and 100, and the default is 20.
-    ///   - order: Sort order by the `created_at` timestamp of the objects. `asc` for ascending order and `desc` for descending order.
-    ///   - after: A cursor for use in pagination. `after` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, ending with obj_foo, your subsequent call can include after=obj_foo in order to fetch the next page of the list.
-    ///   - before: A cursor for use in pagination. `before` is an object ID that defines your place in the list. For instance, if you make a list request and receive 100 objects, starting with obj_foo, your subsequent call can include before=obj_foo in order to fetch the previous page of the list.
-    ///   - filter: Filter by file status. One of `in_progress`, `completed`, `failed`, `cancelled`.
+    ///   - limit: A limit on the number of objects to be returned.
+    ///   - order: Sort order by the `created_at` timestamp of the objects.
+    ///   - after: A cursor for use in pagination.
+    ///   - before: A cursor for use in pagination.
+    ///   - filter: Filter by file status.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `ListVectorStoreFilesResponse` reply.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -463,8 +457,6 @@ extension VectorStoresFilesAPI {
         return try await client.send(request, options: options, as: VectorStoreFileObject.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1files/get/parameters/2/schema`.
@@ -482,8 +474,6 @@ extension VectorStoresFilesAPI {
         public static var desc: Self { Self(rawValue: "desc") }
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1files/get/parameters/5/schema`.

@@ -24,7 +24,7 @@ extension VideosAPI {
     ///
     /// - Parameters:
     ///   - videoID: The identifier of the video whose media to download.
-    ///   - variant: Which downloadable asset to return. Defaults to the MP4 video.
+    ///   - variant: Which downloadable asset to return.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The reply's body bytes.
     /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
@@ -47,7 +47,7 @@ extension VideosAPI {
     ///
     /// - Parameters:
     ///   - videoID: The identifier of the video whose media to download.
-    ///   - variant: Which downloadable asset to return. Defaults to the MP4 video.
+    ///   - variant: Which downloadable asset to return.
     ///   - destination: The file URL to write the body to; an existing file is replaced.
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The file, the number of bytes written and the reply head.
@@ -205,7 +205,7 @@ extension VideosAPI {
     ///
     /// - Parameters:
     ///   - limit: Number of items to retrieve
-    ///   - order: Sort order of results by timestamp. Use `asc` for ascending order or `desc` for descending order.
+    ///   - order: Sort order of results by timestamp.
     ///   - after: Identifier for the last item from the previous pagination request
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `VideoListResource` reply.

@@ -13,25 +13,20 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the assistant was created.
     public var createdAt: Swift.Int
-    /// The `name` member.
     public var name: Swift.String?
-    /// The `description` member.
     public var description: Swift.String?
-    /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: Swift.String
-    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     public var tools: [AssistantObject.ToolValue]
-    /// The `tool_resources` member.
+    /// The JSON member `tool_resources`.
     public var toolResources: AssistantObject.ToolResources?
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
-    /// The `response_format` member.
+    /// The JSON member `response_format`.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -41,16 +36,11 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the assistant was created.
-    ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
-    ///   - tools: A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
-    ///   - name: The `name` member.
-    ///   - description: The `description` member.
-    ///   - instructions: The `instructions` member.
-    ///   - toolResources: The `tool_resources` member.
-    ///   - metadata: The `metadata` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - responseFormat: The `response_format` member.
+    ///   - model: ID of the model to use.
+    ///   - tools: A list of tool enabled on the assistant.
+    ///   - toolResources: The JSON member `tool_resources`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - responseFormat: The JSON member `response_format`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -138,17 +128,15 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
         try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `code_interpreter`
+        /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(AssistantToolsFileSearch)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(AssistantToolsFunction)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -186,9 +174,9 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `code_interpreter` member.
+        /// The JSON member `code_interpreter`.
         public var codeInterpreter: AssistantObject.ToolResources.CodeInterpreter?
-        /// The `file_search` member.
+        /// The JSON member `file_search`.
         public var fileSearch: AssistantObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -196,8 +184,8 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
         /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
-        ///   - codeInterpreter: The `code_interpreter` member.
-        ///   - fileSearch: The `file_search` member.
+        ///   - codeInterpreter: The JSON member `code_interpreter`.
+        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: AssistantObject.ToolResources.CodeInterpreter? = nil,
             fileSearch: AssistantObject.ToolResources.FileSearch? = nil
@@ -232,11 +220,9 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
-        /// The `code_interpreter` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
+            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -244,7 +230,7 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter`` tool. There can be a maximum of 20 files associated with the tool.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -273,11 +259,9 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
             }
         }
 
-        /// The `file_search` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/AssistantObject/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -285,7 +269,7 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///   - vectorStoreIDs: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -316,8 +300,6 @@ public struct AssistantObject: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `AssistantSupportedModels` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantSupportedModels`.
@@ -539,11 +521,11 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable, SpecDeviati
     public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The maximum number of results the file search tool should output. The default is 20 for `gpt-4*` models and 5 for `gpt-3.5-turbo`. This number should be between 1 and 50 inclusive.
         ///
-        /// Note that the file search tool may output fewer than `max_num_results` results. See the [file search tool documentation](/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
+        /// Note that the file search tool may output fewer than `max_num_results` results. See the [file search tool documentation](https://platform.openai.com/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
         public var maxNumResults: Swift.Int?
         /// The ranking options for the file search. If not specified, the file search tool will use the `auto` ranker and a score_threshold of 0.
         ///
-        /// See the [file search tool documentation](/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
+        /// See the [file search tool documentation](https://platform.openai.com/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
         public var rankingOptions: FileSearchRankingOptions?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -551,8 +533,8 @@ public struct AssistantToolsFileSearch: Codable, Hashable, Sendable, SpecDeviati
         /// Creates a new `FileSearch`.
         ///
         /// - Parameters:
-        ///   - maxNumResults: The maximum number of results the file search tool should output. The default is 20 for `gpt-4*` models and 5 for `gpt-3.5-turbo`. This number should be between 1 and 50 inclusive.
-        ///   - rankingOptions: The ranking options for the file search. If not specified, the file search tool will use the `auto` ranker and a score_threshold of 0.
+        ///   - maxNumResults: The maximum number of results the file search tool should output.
+        ///   - rankingOptions: The ranking options for the file search.
         public init(
             maxNumResults: Swift.Int? = nil,
             rankingOptions: FileSearchRankingOptions? = nil
@@ -628,15 +610,11 @@ public struct AssistantToolsFileSearchTypeOnly: Codable, Hashable, Sendable, Spe
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantToolsFunction`.
 public struct AssistantToolsFunction: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `function` member.
     public var function: FunctionObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AssistantToolsFunction`.
-    ///
-    /// - Parameters:
-    ///   - function: The `function` member.
     public init(function: FunctionObject) {
         self.function = function
     }
@@ -668,9 +646,9 @@ public struct AssistantToolsFunction: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+/// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
 ///
-/// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](/docs/guides/structured-outputs).
+/// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
 ///
 /// Setting to `{ "type": "json_object" }` enables JSON mode, which ensures the message the model generates is valid JSON.
 ///
@@ -680,13 +658,13 @@ public struct AssistantToolsFunction: Codable, Hashable, Sendable, SpecDeviation
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiResponseFormatOption`.
 public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    /// `auto` is the default value
+    /// `auto` is the default value.
     case string(Swift.String)
-    /// Default response format. Used to generate text responses.
+    /// Default response format.
     case responseFormatText(ResponseFormatText)
-    /// JSON object response format. An older method of generating JSON responses.
+    /// JSON object response format.
     case responseFormatJSONObject(ResponseFormatJSONObject)
-    /// JSON Schema response format. Used to generate structured JSON responses.
+    /// JSON Schema response format.
     case responseFormatJSONSchema(ResponseFormatJSONSchema)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -741,9 +719,9 @@ public enum AssistantsAPIResponseFormatOption: Codable, Hashable, Sendable, Unkn
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantsApiToolChoiceOption`.
 public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// `none` means the model will not call any tools and instead generates a message. `auto` means the model can pick between generating a message or calling one or more tools. `required` means the model must call one or more tools before responding to the user.
+    /// `none` means the model will not call any tools and instead generates a message.
     case string(AssistantsAPIToolChoiceOption.StringValue)
-    /// Specifies a tool the model should use. Use to force the model to call a specific tool.
+    /// Specifies a tool the model should use.
     case assistantsNamedToolChoice(AssistantsNamedToolChoice)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -803,7 +781,6 @@ public enum AssistantsAPIToolChoiceOption: Codable, Hashable, Sendable, UnknownC
 public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of the tool. If type is `function`, the function name must be set
     public var type: AssistantsNamedToolChoice.TypeValue
-    /// The `function` member.
     public var function: AssistantsNamedToolChoice.Function?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -811,8 +788,7 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable, SpecDeviat
     /// Creates a new `AssistantsNamedToolChoice`.
     ///
     /// - Parameters:
-    ///   - type: The type of the tool. If type is `function`, the function name must be set
-    ///   - function: The `function` member.
+    ///   - type: The type of the tool.
     public init(
         type: AssistantsNamedToolChoice.TypeValue,
         function: AssistantsNamedToolChoice.Function? = nil
@@ -869,8 +845,6 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable, SpecDeviat
         public static var fileSearch: Self { Self(rawValue: "file_search") }
     }
 
-    /// The `function` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/AssistantsNamedToolChoice/properties/function`.
     public struct Function: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function to call.
@@ -911,31 +885,24 @@ public struct AssistantsNamedToolChoice: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `CreateAssistantRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest`.
 public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: CreateAssistantRequest.ModelValue
-    /// The `name` member.
     public var name: Swift.String?
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `instructions` member.
     public var instructions: Swift.String?
-    /// The `reasoning_effort` member.
+    /// The JSON member `reasoning_effort`.
     public var reasoningEffort: ReasoningEffort?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     public var tools: [CreateAssistantRequest.ToolValue]?
-    /// The `tool_resources` member.
+    /// The JSON member `tool_resources`.
     public var toolResources: CreateAssistantRequest.ToolResources?
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
-    /// The `response_format` member.
+    /// The JSON member `response_format`.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -943,17 +910,12 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `CreateAssistantRequest`.
     ///
     /// - Parameters:
-    ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
-    ///   - name: The `name` member.
-    ///   - description: The `description` member.
-    ///   - instructions: The `instructions` member.
-    ///   - reasoningEffort: The `reasoning_effort` member.
-    ///   - tools: A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
-    ///   - toolResources: The `tool_resources` member.
-    ///   - metadata: The `metadata` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - responseFormat: The `response_format` member.
+    ///   - model: ID of the model to use.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - tools: A list of tool enabled on the assistant.
+    ///   - toolResources: The JSON member `tool_resources`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - responseFormat: The JSON member `response_format`.
     public init(
         model: CreateAssistantRequest.ModelValue,
         name: Swift.String? = nil,
@@ -1033,7 +995,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
         try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
     }
 
-    /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -1172,17 +1134,15 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `code_interpreter`
+        /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(AssistantToolsFileSearch)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(AssistantToolsFunction)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1220,9 +1180,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `code_interpreter` member.
+        /// The JSON member `code_interpreter`.
         public var codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter?
-        /// The `file_search` member.
+        /// The JSON member `file_search`.
         public var fileSearch: CreateAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1230,8 +1190,8 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
         /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
-        ///   - codeInterpreter: The `code_interpreter` member.
-        ///   - fileSearch: The `file_search` member.
+        ///   - codeInterpreter: The JSON member `code_interpreter`.
+        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: CreateAssistantRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: CreateAssistantRequest.ToolResources.FileSearch? = nil
@@ -1266,11 +1226,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
-        /// The `code_interpreter` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1278,7 +1236,7 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -1307,13 +1265,11 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             }
         }
 
-        /// The `file_search` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
-            /// A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            /// A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1321,8 +1277,8 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
-            ///   - vectorStores: A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
+            ///   - vectorStores: A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this assistant.
             public init(
                 vectorStoreIDs: [Swift.String]? = nil,
                 vectorStores: [CreateAssistantRequest.ToolResources.FileSearch.VectorStore]? = nil
@@ -1357,15 +1313,12 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
                 try container.encodeIfPresent(self.vectorStores, forKey: .vectorStores)
             }
 
-            /// The `items` schema.
-            ///
             /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
             public struct VectorStore: Codable, Hashable, Sendable, SpecDeviationReporting {
-                /// A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
+                /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
-                /// The `metadata` member.
                 public var metadata: Metadata?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
@@ -1373,9 +1326,8 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
                 /// Creates a new `VectorStore`.
                 ///
                 /// - Parameters:
-                ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
-                ///   - chunkingStrategy: The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
-                ///   - metadata: The `metadata` member.
+                ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store.
+                ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
                 public init(
                     fileIDs: [Swift.String]? = nil,
                     chunkingStrategy: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy? = nil,
@@ -1421,9 +1373,9 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
                 public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-                    /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
+                    /// The default strategy. Selected when `type` is `auto`.
                     case auto(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto)
-                    /// type: `static`
+                    /// Selected when `type` is `static`.
                     case `static`(CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static)
                     /// A variant this SDK does not know, kept as its raw JSON.
                     case unknown(JSONValue)
@@ -1492,15 +1444,11 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
                     public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
-                        /// The `static` member.
                         public var `static`: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
                         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                         public private(set) var specDeviations = SpecDeviations()
 
                         /// Creates a new `Static`.
-                        ///
-                        /// - Parameters:
-                        ///   - static: The `static` member.
                         public init(`static`: CreateAssistantRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue) {
                             self.`static` = `static`
                         }
@@ -1531,8 +1479,6 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
                             try container.encode(self.`static`, forKey: .`static`)
                         }
 
-                        /// The `static` schema.
-                        ///
                         /// - Remark: Generated from `#/components/schemas/CreateAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1/properties/static`.
                         public struct StaticValue: Codable, Hashable, Sendable, SpecDeviationReporting {
                             /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -1547,8 +1493,8 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
                             /// Creates a new `StaticValue`.
                             ///
                             /// - Parameters:
-                            ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
-                            ///   - chunkOverlapTokens: The number of tokens that overlap between chunks. The default value is `400`.
+                            ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk.
+                            ///   - chunkOverlapTokens: The number of tokens that overlap between chunks.
                             public init(
                                 maxChunkSizeTokens: Swift.Int,
                                 chunkOverlapTokens: Swift.Int
@@ -1590,19 +1536,14 @@ public struct CreateAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `CreateMessageRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateMessageRequest`.
 public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the entity that is creating the message. Allowed values include:
     /// - `user`: Indicates the message is sent by an actual user and should be used in most cases to represent user-generated messages.
     /// - `assistant`: Indicates the message is generated by the assistant. Use this value to insert messages from the assistant into the conversation.
     public var role: CreateMessageRequest.RoleValue
-    /// The `content` member.
     public var content: CreateMessageRequest.ContentValue
-    /// The `attachments` member.
     public var attachments: [CreateMessageRequest.AttachmentValue]?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1610,10 +1551,7 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `CreateMessageRequest`.
     ///
     /// - Parameters:
-    ///   - role: The role of the entity that is creating the message. Allowed values include:
-    ///   - content: The `content` member.
-    ///   - attachments: The `attachments` member.
-    ///   - metadata: The `metadata` member.
+    ///   - role: The role of the entity that is creating the message.
     public init(
         role: CreateMessageRequest.RoleValue,
         content: CreateMessageRequest.ContentValue,
@@ -1679,15 +1617,13 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationRe
         public static var assistant: Self { Self(rawValue: "assistant") }
     }
 
-    /// The `content` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content`.
     public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The text contents of the message.
         case string(Swift.String)
-        /// An array of content parts with a defined type, each can be of type `text` or images can be passed with `image_url` or `image_file`. Image types are only supported on [Vision-compatible models](/docs/models).
+        /// An array of content parts with a defined type, each can be of type `text` or images can be passed with `image_url` or `image_file`.
         case arrayOfContentParts([CreateMessageRequest.ContentValue.ArrayOfContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1721,17 +1657,15 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationRe
             }
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/content/oneOf/1/items`.
         public enum ArrayOfContentPart: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
+            /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
             case imageFile(MessageContentImageFileObject)
-            /// References an image URL in the content of a message. (type: `image_url`)
+            /// References an image URL in the content of a message. Selected when `type` is `image_url`.
             case imageURL(MessageContentImageURLObject)
-            /// The text content that is part of a message. (type: `text`)
+            /// The text content that is part of a message. Selected when `type` is `text`.
             case text(MessageRequestContentTextObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -1766,8 +1700,6 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationRe
         }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items`.
     public struct AttachmentValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the file to attach to the message.
@@ -1816,15 +1748,13 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationRe
             try container.encodeIfPresent(self.tools, forKey: .tools)
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateMessageRequest/properties/attachments/anyOf/0/items/properties/tools/items`.
         public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// type: `code_interpreter`
+            /// Selected when `type` is `code_interpreter`.
             case codeInterpreter(AssistantToolsCode)
-            /// type: `file_search`
+            /// Selected when `type` is `file_search`.
             case fileSearch(AssistantToolsFileSearchTypeOnly)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -1857,17 +1787,15 @@ public struct CreateMessageRequest: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `CreateRunRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateRunRequest`.
 public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
+    /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
-    /// The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
+    /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     public var model: CreateRunRequest.ModelValue?
-    /// The `reasoning_effort` member.
+    /// The JSON member `reasoning_effort`.
     public var reasoningEffort: ReasoningEffort?
-    /// Overrides the [instructions](/docs/api-reference/assistants/createAssistant) of the assistant. This is useful for modifying the behavior on a per-run basis.
+    /// Overrides the [instructions](https://platform.openai.com/docs/api-reference/assistants/createAssistant) of the assistant. This is useful for modifying the behavior on a per-run basis.
     public var instructions: Swift.String?
     /// Appends additional instructions at the end of the instructions for the run. This is useful for modifying the behavior on a per-run basis without overriding other instructions.
     public var additionalInstructions: Swift.String?
@@ -1875,7 +1803,6 @@ public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReport
     public var additionalMessages: [CreateMessageRequest]?
     /// Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
     public var tools: [CreateRunRequest.ToolValue]?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
     public var temperature: Swift.Double?
@@ -1889,15 +1816,15 @@ public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReport
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
     public var maxCompletionTokens: Swift.Int?
-    /// The `truncation_strategy` member.
+    /// The JSON member `truncation_strategy`.
     public var truncationStrategy: TruncationObject?
-    /// The `tool_choice` member.
+    /// The JSON member `tool_choice`.
     public var toolChoice: AssistantsAPIToolChoiceOption?
-    /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    /// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls?
-    /// Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
     ///
-    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](/docs/guides/structured-outputs).
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
     ///
     /// Setting to `{ "type": "json_object" }` enables JSON mode, which ensures the message the model generates is valid JSON.
     ///
@@ -1909,23 +1836,22 @@ public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `CreateRunRequest`.
     ///
     /// - Parameters:
-    ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
-    ///   - model: The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
-    ///   - reasoningEffort: The `reasoning_effort` member.
-    ///   - instructions: Overrides the [instructions](/docs/api-reference/assistants/createAssistant) of the assistant. This is useful for modifying the behavior on a per-run basis.
-    ///   - additionalInstructions: Appends additional instructions at the end of the instructions for the run. This is useful for modifying the behavior on a per-run basis without overriding other instructions.
+    ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
+    ///   - model: The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - instructions: Overrides the [instructions](https://platform.openai.com/docs/api-reference/assistants/createAssistant) of the assistant.
+    ///   - additionalInstructions: Appends additional instructions at the end of the instructions for the run.
     ///   - additionalMessages: Adds additional messages to the thread before creating the run.
-    ///   - tools: Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
-    ///   - metadata: The `metadata` member.
-    ///   - temperature: What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
-    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
+    ///   - tools: Override the tools the assistant can use for this run.
+    ///   - temperature: What sampling temperature to use, between 0 and 2.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
-    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run. The run will make a best effort to use only the number of prompt tokens specified, across multiple turns of the run. If the run exceeds the number of prompt tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
-    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
-    ///   - truncationStrategy: The `truncation_strategy` member.
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
-    ///   - responseFormat: Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
+    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run.
+    ///   - truncationStrategy: The JSON member `truncation_strategy`.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - responseFormat: Specifies the format that the model must output.
     public init(
         assistantID: Swift.String,
         model: CreateRunRequest.ModelValue? = nil,
@@ -2035,7 +1961,7 @@ public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReport
         try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
     }
 
-    /// The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
+    /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -2174,17 +2100,15 @@ public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReport
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateRunRequest/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `code_interpreter`
+        /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(AssistantToolsFileSearch)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(AssistantToolsFunction)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2219,16 +2143,14 @@ public struct CreateRunRequest: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `CreateThreadAndRunRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest`.
 public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
+    /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
     public var assistantID: Swift.String
     /// Options to create a new thread. If no thread is provided when running a
     /// request, an empty thread will be created.
     public var thread: CreateThreadRequest?
-    /// The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
+    /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     public var model: CreateThreadAndRunRequest.ModelValue?
     /// Override the default system message of the assistant. This is useful for modifying the behavior on a per-run basis.
     public var instructions: Swift.String?
@@ -2236,7 +2158,6 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
     public var tools: [CreateThreadAndRunRequest.ToolValue]?
     /// A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
     public var toolResources: CreateThreadAndRunRequest.ToolResources?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
     public var temperature: Swift.Double?
@@ -2250,15 +2171,15 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
     public var maxCompletionTokens: Swift.Int?
-    /// The `truncation_strategy` member.
+    /// The JSON member `truncation_strategy`.
     public var truncationStrategy: TruncationObject?
-    /// The `tool_choice` member.
+    /// The JSON member `tool_choice`.
     public var toolChoice: AssistantsAPIToolChoiceOption?
-    /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    /// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls?
-    /// Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
     ///
-    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](/docs/guides/structured-outputs).
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
     ///
     /// Setting to `{ "type": "json_object" }` enables JSON mode, which ensures the message the model generates is valid JSON.
     ///
@@ -2270,22 +2191,21 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
     /// Creates a new `CreateThreadAndRunRequest`.
     ///
     /// - Parameters:
-    ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) to use to execute this run.
-    ///   - thread: Options to create a new thread. If no thread is provided when running a
-    ///   - model: The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
-    ///   - instructions: Override the default system message of the assistant. This is useful for modifying the behavior on a per-run basis.
-    ///   - tools: Override the tools the assistant can use for this run. This is useful for modifying the behavior on a per-run basis.
-    ///   - toolResources: A set of resources that are used by the assistant's tools. The resources are specific to the type of tool. For example, the `code_interpreter` tool requires a list of file IDs, while the `file_search` tool requires a list of vector store IDs.
-    ///   - metadata: The `metadata` member.
-    ///   - temperature: What sampling temperature to use, between 0 and 2. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic.
-    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass. So 0.1 means only the tokens comprising the top 10% probability mass are considered.
+    ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) to use to execute this run.
+    ///   - thread: Options to create a new thread.
+    ///   - model: The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run.
+    ///   - instructions: Override the default system message of the assistant.
+    ///   - tools: Override the tools the assistant can use for this run.
+    ///   - toolResources: A set of resources that are used by the assistant's tools.
+    ///   - temperature: What sampling temperature to use, between 0 and 2.
+    ///   - topP: An alternative to sampling with temperature, called nucleus sampling, where the model considers the results of the tokens with top_p probability mass.
     ///   - stream: If `true`, returns a stream of events that happen during the Run as server-sent events, terminating when the Run enters a terminal state with a `data: [DONE]` message.
-    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run. The run will make a best effort to use only the number of prompt tokens specified, across multiple turns of the run. If the run exceeds the number of prompt tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
-    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run. The run will make a best effort to use only the number of completion tokens specified, across multiple turns of the run. If the run exceeds the number of completion tokens specified, the run will end with status `incomplete`. See `incomplete_details` for more info.
-    ///   - truncationStrategy: The `truncation_strategy` member.
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
-    ///   - responseFormat: Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    ///   - maxPromptTokens: The maximum number of prompt tokens that may be used over the course of the run.
+    ///   - maxCompletionTokens: The maximum number of completion tokens that may be used over the course of the run.
+    ///   - truncationStrategy: The JSON member `truncation_strategy`.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - responseFormat: Specifies the format that the model must output.
     public init(
         assistantID: Swift.String,
         thread: CreateThreadRequest? = nil,
@@ -2390,7 +2310,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
         try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
     }
 
-    /// The ID of the [Model](/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
+    /// The ID of the [Model](https://platform.openai.com/docs/api-reference/models) to be used to execute this run. If a value is provided here, it will override the model associated with the assistant. If not, the model associated with the assistant will be used.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -2517,17 +2437,15 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `code_interpreter`
+        /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(AssistantToolsFileSearch)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(AssistantToolsFunction)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2565,9 +2483,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources`.
     public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `code_interpreter` member.
+        /// The JSON member `code_interpreter`.
         public var codeInterpreter: CreateThreadAndRunRequest.ToolResources.CodeInterpreter?
-        /// The `file_search` member.
+        /// The JSON member `file_search`.
         public var fileSearch: CreateThreadAndRunRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2575,8 +2493,8 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
         /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
-        ///   - codeInterpreter: The `code_interpreter` member.
-        ///   - fileSearch: The `file_search` member.
+        ///   - codeInterpreter: The JSON member `code_interpreter`.
+        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: CreateThreadAndRunRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: CreateThreadAndRunRequest.ToolResources.FileSearch? = nil
@@ -2611,11 +2529,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
-        /// The `code_interpreter` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2623,7 +2539,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -2652,11 +2568,9 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
             }
         }
 
-        /// The `file_search` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadAndRunRequest/properties/tool_resources/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2664,7 +2578,7 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The ID of the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///   - vectorStoreIDs: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -2700,11 +2614,10 @@ public struct CreateThreadAndRunRequest: Codable, Hashable, Sendable, SpecDeviat
 ///
 /// - Remark: Generated from `#/components/schemas/CreateThreadRequest`.
 public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// A list of [messages](/docs/api-reference/messages) to start the thread with.
+    /// A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
     public var messages: [CreateMessageRequest]?
-    /// The `tool_resources` member.
+    /// The JSON member `tool_resources`.
     public var toolResources: CreateThreadRequest.ToolResources?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2712,9 +2625,8 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `CreateThreadRequest`.
     ///
     /// - Parameters:
-    ///   - messages: A list of [messages](/docs/api-reference/messages) to start the thread with.
-    ///   - toolResources: The `tool_resources` member.
-    ///   - metadata: The `metadata` member.
+    ///   - messages: A list of [messages](https://platform.openai.com/docs/api-reference/messages) to start the thread with.
+    ///   - toolResources: The JSON member `tool_resources`.
     public init(
         messages: [CreateMessageRequest]? = nil,
         toolResources: CreateThreadRequest.ToolResources? = nil,
@@ -2758,9 +2670,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `code_interpreter` member.
+        /// The JSON member `code_interpreter`.
         public var codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter?
-        /// The `file_search` member.
+        /// The JSON member `file_search`.
         public var fileSearch: CreateThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2768,8 +2680,8 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
         /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
-        ///   - codeInterpreter: The `code_interpreter` member.
-        ///   - fileSearch: The `file_search` member.
+        ///   - codeInterpreter: The JSON member `code_interpreter`.
+        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: CreateThreadRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: CreateThreadRequest.ToolResources.FileSearch? = nil
@@ -2804,11 +2716,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
-        /// The `code_interpreter` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2816,7 +2726,7 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -2845,13 +2755,11 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             }
         }
 
-        /// The `file_search` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
-            /// A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. There can be a maximum of 1 vector store attached to the thread.
+            /// A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -2859,8 +2767,8 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
-            ///   - vectorStores: A helper to create a [vector store](/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread. There can be a maximum of 1 vector store attached to the thread.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread.
+            ///   - vectorStores: A helper to create a [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) with file_ids and attach it to this thread.
             public init(
                 vectorStoreIDs: [Swift.String]? = nil,
                 vectorStores: [CreateThreadRequest.ToolResources.FileSearch.VectorStore]? = nil
@@ -2895,15 +2803,12 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
                 try container.encodeIfPresent(self.vectorStores, forKey: .vectorStores)
             }
 
-            /// The `items` schema.
-            ///
             /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items`.
             public struct VectorStore: Codable, Hashable, Sendable, SpecDeviationReporting {
-                /// A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
+                /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
                 public var fileIDs: [Swift.String]?
                 /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
                 public var chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy?
-                /// The `metadata` member.
                 public var metadata: Metadata?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
@@ -2911,9 +2816,8 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
                 /// Creates a new `VectorStore`.
                 ///
                 /// - Parameters:
-                ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs to add to the vector store. For vector stores created before Nov 2025, there can be a maximum of 10,000 files in a vector store. For vector stores created starting in Nov 2025, the limit is 100,000,000 files.
-                ///   - chunkingStrategy: The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
-                ///   - metadata: The `metadata` member.
+                ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs to add to the vector store.
+                ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
                 public init(
                     fileIDs: [Swift.String]? = nil,
                     chunkingStrategy: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy? = nil,
@@ -2959,9 +2863,9 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
                 ///
                 /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy`.
                 public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-                    /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
+                    /// The default strategy. Selected when `type` is `auto`.
                     case auto(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Auto)
-                    /// type: `static`
+                    /// Selected when `type` is `static`.
                     case `static`(CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static)
                     /// A variant this SDK does not know, kept as its raw JSON.
                     case unknown(JSONValue)
@@ -3030,15 +2934,11 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
                     ///
                     /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1`.
                     public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
-                        /// The `static` member.
                         public var `static`: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue
                         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                         public private(set) var specDeviations = SpecDeviations()
 
                         /// Creates a new `Static`.
-                        ///
-                        /// - Parameters:
-                        ///   - static: The `static` member.
                         public init(`static`: CreateThreadRequest.ToolResources.FileSearch.VectorStore.ChunkingStrategy.Static.StaticValue) {
                             self.`static` = `static`
                         }
@@ -3069,8 +2969,6 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
                             try container.encode(self.`static`, forKey: .`static`)
                         }
 
-                        /// The `static` schema.
-                        ///
                         /// - Remark: Generated from `#/components/schemas/CreateThreadRequest/properties/tool_resources/anyOf/0/properties/file_search/properties/vector_stores/items/properties/chunking_strategy/oneOf/1/properties/static`.
                         public struct StaticValue: Codable, Hashable, Sendable, SpecDeviationReporting {
                             /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -3085,8 +2983,8 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
                             /// Creates a new `StaticValue`.
                             ///
                             /// - Parameters:
-                            ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
-                            ///   - chunkOverlapTokens: The number of tokens that overlap between chunks. The default value is `400`.
+                            ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk.
+                            ///   - chunkOverlapTokens: The number of tokens that overlap between chunks.
                             public init(
                                 maxChunkSizeTokens: Swift.Int,
                                 chunkOverlapTokens: Swift.Int
@@ -3128,22 +3026,14 @@ public struct CreateThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `DeleteAssistantResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteAssistantResponse`.
 public struct DeleteAssistantResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteAssistantResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -3182,22 +3072,14 @@ public struct DeleteAssistantResponse: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// The `DeleteMessageResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteMessageResponse`.
 public struct DeleteMessageResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteMessageResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -3236,22 +3118,14 @@ public struct DeleteMessageResponse: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `DeleteThreadResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteThreadResponse`.
 public struct DeleteThreadResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteThreadResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -3311,7 +3185,7 @@ public struct FileSearchRanker: OpenEnum {
 
 /// The ranking options for the file search. If not specified, the file search tool will use the `auto` ranker and a score_threshold of 0.
 ///
-/// See the [file search tool documentation](/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
+/// See the [file search tool documentation](https://platform.openai.com/docs/assistants/tools/file-search#customizing-file-search-settings) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchRankingOptions`.
 public struct FileSearchRankingOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3325,8 +3199,8 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `FileSearchRankingOptions`.
     ///
     /// - Parameters:
-    ///   - scoreThreshold: The score threshold for the file search. All values must be a floating point number between 0 and 1.
-    ///   - ranker: The ranker to use for the file search. If not specified will use the `auto` ranker.
+    ///   - scoreThreshold: The score threshold for the file search.
+    ///   - ranker: The ranker to use for the file search.
     public init(
         scoreThreshold: Swift.Double,
         ranker: FileSearchRanker? = nil
@@ -3362,19 +3236,15 @@ public struct FileSearchRankingOptions: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `ListAssistantsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListAssistantsResponse`.
 public struct ListAssistantsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [AssistantObject]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3382,11 +3252,9 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `ListAssistantsResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [AssistantObject],
@@ -3444,19 +3312,15 @@ public struct ListAssistantsResponse: Codable, Hashable, Sendable, SpecDeviation
     public var nextPageCursor: Swift.String? { lastID }
 }
 
-/// The `ListMessagesResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListMessagesResponse`.
 public struct ListMessagesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [MessageObject]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3464,11 +3328,9 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `ListMessagesResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [MessageObject],
@@ -3526,19 +3388,15 @@ public struct ListMessagesResponse: Codable, Hashable, Sendable, SpecDeviationRe
     public var nextPageCursor: Swift.String? { lastID }
 }
 
-/// The `ListRunStepsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListRunStepsResponse`.
 public struct ListRunStepsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [RunStepObject]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3546,11 +3404,9 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `ListRunStepsResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [RunStepObject],
@@ -3608,19 +3464,15 @@ public struct ListRunStepsResponse: Codable, Hashable, Sendable, SpecDeviationRe
     public var nextPageCursor: Swift.String? { lastID }
 }
 
-/// The `ListRunsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListRunsResponse`.
 public struct ListRunsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [RunObject]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3628,11 +3480,9 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `ListRunsResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [RunObject],
@@ -3690,11 +3540,11 @@ public struct ListRunsResponse: Codable, Hashable, Sendable, SpecDeviationReport
     public var nextPageCursor: Swift.String? { lastID }
 }
 
-/// References an image [File](/docs/api-reference/files) in the content of a message.
+/// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject`.
 public struct MessageContentImageFileObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_file` member.
+    /// The JSON member `image_file`.
     public var imageFile: MessageContentImageFileObject.ImageFile
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3702,7 +3552,7 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable, SpecDe
     /// Creates a new `MessageContentImageFileObject`.
     ///
     /// - Parameters:
-    ///   - imageFile: The `image_file` member.
+    ///   - imageFile: The JSON member `image_file`.
     public init(imageFile: MessageContentImageFileObject.ImageFile) {
         self.imageFile = imageFile
     }
@@ -3733,11 +3583,9 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable, SpecDe
         try container.encode(self.imageFile, forKey: .imageFile)
     }
 
-    /// The `image_file` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageContentImageFileObject/properties/image_file`.
     public struct ImageFile: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
+        /// The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageContentImageFileObject.ImageFile.Detail?
@@ -3747,8 +3595,8 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable, SpecDe
         /// Creates a new `ImageFile`.
         ///
         /// - Parameters:
-        ///   - fileID: The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
-        ///   - detail: Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        ///   - fileID: The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content.
+        ///   - detail: Specifies the detail level of the image if specified by the user.
         public init(
             fileID: Swift.String,
             detail: MessageContentImageFileObject.ImageFile.Detail? = nil
@@ -3811,7 +3659,7 @@ public struct MessageContentImageFileObject: Codable, Hashable, Sendable, SpecDe
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject`.
 public struct MessageContentImageURLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: MessageContentImageURLObject.ImageURL
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3819,7 +3667,7 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `MessageContentImageURLObject`.
     ///
     /// - Parameters:
-    ///   - imageURL: The `image_url` member.
+    ///   - imageURL: The JSON member `image_url`.
     public init(imageURL: MessageContentImageURLObject.ImageURL) {
         self.imageURL = imageURL
     }
@@ -3850,8 +3698,6 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable, SpecDev
         try container.encode(self.imageURL, forKey: .imageURL)
     }
 
-    /// The `image_url` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageContentImageUrlObject/properties/image_url`.
     public struct ImageURL: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
@@ -3865,7 +3711,7 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable, SpecDev
         ///
         /// - Parameters:
         ///   - url: The external URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
-        ///   - detail: Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`. Default value is `auto`
+        ///   - detail: Specifies the detail level of the image.
         public init(
             url: Swift.String,
             detail: MessageContentImageURLObject.ImageURL.Detail? = nil
@@ -3928,15 +3774,11 @@ public struct MessageContentImageURLObject: Codable, Hashable, Sendable, SpecDev
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentRefusalObject`.
 public struct MessageContentRefusalObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `refusal` member.
     public var refusal: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentRefusalObject`.
-    ///
-    /// - Parameters:
-    ///   - refusal: The `refusal` member.
     public init(refusal: Swift.String) {
         self.refusal = refusal
     }
@@ -3965,5 +3807,114 @@ public struct MessageContentRefusalObject: Codable, Hashable, Sendable, SpecDevi
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("refusal", forKey: .type)
         try container.encode(self.refusal, forKey: .refusal)
+    }
+}
+
+/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
+///
+/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
+public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text in the message content that needs to be replaced.
+    public var text: Swift.String
+    /// The JSON member `file_citation`.
+    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
+    /// The JSON member `start_index`.
+    public var startIndex: Swift.Int
+    /// The JSON member `end_index`.
+    public var endIndex: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
+    ///
+    /// - Parameters:
+    ///   - text: The text in the message content that needs to be replaced.
+    ///   - fileCitation: The JSON member `file_citation`.
+    ///   - startIndex: The JSON member `start_index`.
+    ///   - endIndex: The JSON member `end_index`.
+    public init(
+        text: Swift.String,
+        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
+        startIndex: Swift.Int,
+        endIndex: Swift.Int
+    ) {
+        self.text = text
+        self.fileCitation = fileCitation
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case fileCitation = "file_citation"
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case type
+    }
+
+    /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.fileCitation = try reader.required(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, .fileCitation)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encode(self.fileCitation, forKey: .fileCitation)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+    }
+
+    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
+    public struct FileCitation: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The ID of the specific File the citation is from.
+        public var fileID: Swift.String
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `FileCitation`.
+        ///
+        /// - Parameters:
+        ///   - fileID: The ID of the specific File the citation is from.
+        public init(fileID: Swift.String) {
+            self.fileID = fileID
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case fileID = "file_id"
+        }
+
+        /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.fileID = try reader.required(Swift.String.self, .fileID)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.fileID, forKey: .fileID)
+        }
     }
 }

@@ -3,128 +3,17 @@
 
 import Foundation
 
-/// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files.
-///
-/// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject`.
-public struct MessageContentTextAnnotationsFileCitationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The text in the message content that needs to be replaced.
-    public var text: Swift.String
-    /// The `file_citation` member.
-    public var fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation
-    /// The `start_index` member.
-    public var startIndex: Swift.Int
-    /// The `end_index` member.
-    public var endIndex: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `MessageContentTextAnnotationsFileCitationObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The text in the message content that needs to be replaced.
-    ///   - fileCitation: The `file_citation` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
-    public init(
-        text: Swift.String,
-        fileCitation: MessageContentTextAnnotationsFileCitationObject.FileCitation,
-        startIndex: Swift.Int,
-        endIndex: Swift.Int
-    ) {
-        self.text = text
-        self.fileCitation = fileCitation
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case fileCitation = "file_citation"
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case type
-    }
-
-    /// Decodes `MessageContentTextAnnotationsFileCitationObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("file_citation", .type, required: true)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.fileCitation = try reader.required(MessageContentTextAnnotationsFileCitationObject.FileCitation.self, .fileCitation)
-        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
-        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encode(self.fileCitation, forKey: .fileCitation)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-    }
-
-    /// The `file_citation` schema.
-    ///
-    /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFileCitationObject/properties/file_citation`.
-    public struct FileCitation: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The ID of the specific File the citation is from.
-        public var fileID: Swift.String
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `FileCitation`.
-        ///
-        /// - Parameters:
-        ///   - fileID: The ID of the specific File the citation is from.
-        public init(fileID: Swift.String) {
-            self.fileID = fileID
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case fileID = "file_id"
-        }
-
-        /// Decodes `FileCitation` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.fileID = try reader.required(Swift.String.self, .fileID)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.fileID, forKey: .fileID)
-        }
-    }
-}
-
 /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject`.
 public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String
-    /// The `file_path` member.
+    /// The JSON member `file_path`.
     public var filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue
-    /// The `start_index` member.
+    /// The JSON member `start_index`.
     public var startIndex: Swift.Int
-    /// The `end_index` member.
+    /// The JSON member `end_index`.
     public var endIndex: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -133,9 +22,9 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Se
     ///
     /// - Parameters:
     ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: The `file_path` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
+    ///   - filePath: The JSON member `file_path`.
+    ///   - startIndex: The JSON member `start_index`.
+    ///   - endIndex: The JSON member `end_index`.
     public init(
         text: Swift.String,
         filePath: MessageContentTextAnnotationsFilePathObject.FilePathValue,
@@ -183,8 +72,6 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Se
         try container.encode(self.endIndex, forKey: .endIndex)
     }
 
-    /// The `file_path` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageContentTextAnnotationsFilePathObject/properties/file_path`.
     public struct FilePathValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the file that was generated.
@@ -229,15 +116,11 @@ public struct MessageContentTextAnnotationsFilePathObject: Codable, Hashable, Se
 ///
 /// - Remark: Generated from `#/components/schemas/MessageContentTextObject`.
 public struct MessageContentTextObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `text` member.
     public var text: MessageContentTextObject.Text
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MessageContentTextObject`.
-    ///
-    /// - Parameters:
-    ///   - text: The `text` member.
     public init(text: MessageContentTextObject.Text) {
         self.text = text
     }
@@ -268,13 +151,10 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable, SpecDeviati
         try container.encode(self.text, forKey: .text)
     }
 
-    /// The `text` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text`.
     public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The data that makes up the text.
         public var value: Swift.String
-        /// The `annotations` member.
         public var annotations: [MessageContentTextObject.Text.AnnotationValue]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -283,7 +163,6 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable, SpecDeviati
         ///
         /// - Parameters:
         ///   - value: The data that makes up the text.
-        ///   - annotations: The `annotations` member.
         public init(
             value: Swift.String,
             annotations: [MessageContentTextObject.Text.AnnotationValue]
@@ -318,15 +197,13 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable, SpecDeviati
             try container.encode(self.annotations, forKey: .annotations)
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageContentTextObject/properties/text/properties/annotations/items`.
         public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files. (type: `file_citation`)
+            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
             case fileCitation(MessageContentTextAnnotationsFileCitationObject)
-            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. (type: `file_path`)
+            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
             case filePath(MessageContentTextAnnotationsFilePathObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -359,7 +236,7 @@ public struct MessageContentTextObject: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// Represents a message within a [thread](/docs/api-reference/threads).
+/// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
 ///
 /// - Remark: Generated from `#/components/schemas/MessageObject`.
 public struct MessageObject: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -367,27 +244,25 @@ public struct MessageObject: Codable, Hashable, Sendable, SpecDeviationReporting
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the message was created.
     public var createdAt: Swift.Int
-    /// The [thread](/docs/api-reference/threads) ID that this message belongs to.
+    /// The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
     public var threadID: Swift.String
     /// The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
     public var status: MessageObject.Status
-    /// The `incomplete_details` member.
+    /// The JSON member `incomplete_details`.
     public var incompleteDetails: MessageObject.IncompleteDetails?
-    /// The `completed_at` member.
+    /// The JSON member `completed_at`.
     public var completedAt: Swift.Int?
-    /// The `incomplete_at` member.
+    /// The JSON member `incomplete_at`.
     public var incompleteAt: Swift.Int?
     /// The entity that produced the message. One of `user` or `assistant`.
     public var role: MessageObject.RoleValue
     /// The content of the message in array of text and/or images.
     public var content: [MessageObject.ContentItem]
-    /// The `assistant_id` member.
+    /// The JSON member `assistant_id`.
     public var assistantID: Swift.String?
-    /// The `run_id` member.
+    /// The JSON member `run_id`.
     public var runID: Swift.String?
-    /// The `attachments` member.
     public var attachments: [MessageObject.AttachmentValue]?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -397,17 +272,15 @@ public struct MessageObject: Codable, Hashable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the message was created.
-    ///   - threadID: The [thread](/docs/api-reference/threads) ID that this message belongs to.
+    ///   - threadID: The [thread](https://platform.openai.com/docs/api-reference/threads) ID that this message belongs to.
     ///   - status: The status of the message, which can be either `in_progress`, `incomplete`, or `completed`.
-    ///   - role: The entity that produced the message. One of `user` or `assistant`.
+    ///   - role: The entity that produced the message.
     ///   - content: The content of the message in array of text and/or images.
-    ///   - incompleteDetails: The `incomplete_details` member.
-    ///   - completedAt: The `completed_at` member.
-    ///   - incompleteAt: The `incomplete_at` member.
-    ///   - assistantID: The `assistant_id` member.
-    ///   - runID: The `run_id` member.
-    ///   - attachments: The `attachments` member.
-    ///   - metadata: The `metadata` member.
+    ///   - incompleteDetails: The JSON member `incomplete_details`.
+    ///   - completedAt: The JSON member `completed_at`.
+    ///   - incompleteAt: The JSON member `incomplete_at`.
+    ///   - assistantID: The JSON member `assistant_id`.
+    ///   - runID: The JSON member `run_id`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -610,19 +483,17 @@ public struct MessageObject: Codable, Hashable, Sendable, SpecDeviationReporting
         public static var assistant: Self { Self(rawValue: "assistant") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/content/items`.
     public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
+        /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
         case imageFile(MessageContentImageFileObject)
-        /// References an image URL in the content of a message. (type: `image_url`)
+        /// References an image URL in the content of a message. Selected when `type` is `image_url`.
         case imageURL(MessageContentImageURLObject)
-        /// The text content that is part of a message. (type: `text`)
+        /// The text content that is part of a message. Selected when `type` is `text`.
         case text(MessageContentTextObject)
-        /// The refusal content generated by the assistant. (type: `refusal`)
+        /// The refusal content generated by the assistant. Selected when `type` is `refusal`.
         case refusal(MessageContentRefusalObject)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -659,8 +530,6 @@ public struct MessageObject: Codable, Hashable, Sendable, SpecDeviationReporting
         }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items`.
     public struct AttachmentValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the file to attach to the message.
@@ -709,15 +578,13 @@ public struct MessageObject: Codable, Hashable, Sendable, SpecDeviationReporting
             try container.encodeIfPresent(self.tools, forKey: .tools)
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageObject/properties/attachments/anyOf/0/items/properties/tools/items`.
         public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// type: `code_interpreter`
+            /// Selected when `type` is `code_interpreter`.
             case codeInterpreter(AssistantToolsCode)
-            /// type: `file_search`
+            /// Selected when `type` is `file_search`.
             case fileSearch(AssistantToolsFileSearchTypeOnly)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -794,31 +661,24 @@ public struct MessageRequestContentTextObject: Codable, Hashable, Sendable, Spec
     }
 }
 
-/// The `ModifyAssistantRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest`.
 public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: ModifyAssistantRequest.ModelValue?
-    /// The `reasoning_effort` member.
+    /// The JSON member `reasoning_effort`.
     public var reasoningEffort: ReasoningEffort?
-    /// The `name` member.
     public var name: Swift.String?
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
     public var tools: [ModifyAssistantRequest.ToolValue]?
-    /// The `tool_resources` member.
+    /// The JSON member `tool_resources`.
     public var toolResources: ModifyAssistantRequest.ToolResources?
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
-    /// The `response_format` member.
+    /// The JSON member `response_format`.
     public var responseFormat: AssistantsAPIResponseFormatOption?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -826,17 +686,12 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `ModifyAssistantRequest`.
     ///
     /// - Parameters:
-    ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
-    ///   - reasoningEffort: The `reasoning_effort` member.
-    ///   - name: The `name` member.
-    ///   - description: The `description` member.
-    ///   - instructions: The `instructions` member.
-    ///   - tools: A list of tool enabled on the assistant. There can be a maximum of 128 tools per assistant. Tools can be of types `code_interpreter`, `file_search`, or `function`.
-    ///   - toolResources: The `tool_resources` member.
-    ///   - metadata: The `metadata` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - responseFormat: The `response_format` member.
+    ///   - model: ID of the model to use.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - tools: A list of tool enabled on the assistant.
+    ///   - toolResources: The JSON member `tool_resources`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - responseFormat: The JSON member `response_format`.
     public init(
         model: ModifyAssistantRequest.ModelValue? = nil,
         reasoningEffort: ReasoningEffort? = nil,
@@ -916,7 +771,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
         try container.encodeIfPresent(self.responseFormat, forKey: .responseFormat)
     }
 
-    /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -1055,17 +910,15 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
         public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `code_interpreter`
+        /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(AssistantToolsFileSearch)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(AssistantToolsFunction)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1103,9 +956,9 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `code_interpreter` member.
+        /// The JSON member `code_interpreter`.
         public var codeInterpreter: ModifyAssistantRequest.ToolResources.CodeInterpreter?
-        /// The `file_search` member.
+        /// The JSON member `file_search`.
         public var fileSearch: ModifyAssistantRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1113,8 +966,8 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
         /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
-        ///   - codeInterpreter: The `code_interpreter` member.
-        ///   - fileSearch: The `file_search` member.
+        ///   - codeInterpreter: The JSON member `code_interpreter`.
+        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: ModifyAssistantRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: ModifyAssistantRequest.ToolResources.FileSearch? = nil
@@ -1149,11 +1002,9 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
-        /// The `code_interpreter` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// Overrides the list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            /// Overrides the list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1161,7 +1012,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: Overrides the list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: Overrides the list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -1190,11 +1041,9 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             }
         }
 
-        /// The `file_search` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/ModifyAssistantRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// Overrides the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            /// Overrides the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1202,7 +1051,7 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: Overrides the [vector store](/docs/api-reference/vector-stores/object) attached to this assistant. There can be a maximum of 1 vector store attached to the assistant.
+            ///   - vectorStoreIDs: Overrides the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this assistant.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -1233,19 +1082,13 @@ public struct ModifyAssistantRequest: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `ModifyMessageRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ModifyMessageRequest`.
 public struct ModifyMessageRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyMessageRequest`.
-    ///
-    /// - Parameters:
-    ///   - metadata: The `metadata` member.
     public init(metadata: Metadata? = nil) {
         self.metadata = metadata
     }
@@ -1274,19 +1117,13 @@ public struct ModifyMessageRequest: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `ModifyRunRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ModifyRunRequest`.
 public struct ModifyRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModifyRunRequest`.
-    ///
-    /// - Parameters:
-    ///   - metadata: The `metadata` member.
     public init(metadata: Metadata? = nil) {
         self.metadata = metadata
     }
@@ -1315,13 +1152,10 @@ public struct ModifyRunRequest: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `ModifyThreadRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest`.
 public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `tool_resources` member.
+    /// The JSON member `tool_resources`.
     public var toolResources: ModifyThreadRequest.ToolResources?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1329,8 +1163,7 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `ModifyThreadRequest`.
     ///
     /// - Parameters:
-    ///   - toolResources: The `tool_resources` member.
-    ///   - metadata: The `metadata` member.
+    ///   - toolResources: The JSON member `tool_resources`.
     public init(
         toolResources: ModifyThreadRequest.ToolResources? = nil,
         metadata: Metadata? = nil
@@ -1369,9 +1202,9 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `code_interpreter` member.
+        /// The JSON member `code_interpreter`.
         public var codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter?
-        /// The `file_search` member.
+        /// The JSON member `file_search`.
         public var fileSearch: ModifyThreadRequest.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1379,8 +1212,8 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
         /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
-        ///   - codeInterpreter: The `code_interpreter` member.
-        ///   - fileSearch: The `file_search` member.
+        ///   - codeInterpreter: The JSON member `code_interpreter`.
+        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: ModifyThreadRequest.ToolResources.CodeInterpreter? = nil,
             fileSearch: ModifyThreadRequest.ToolResources.FileSearch? = nil
@@ -1415,11 +1248,9 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
-        /// The `code_interpreter` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1427,7 +1258,7 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -1456,11 +1287,9 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             }
         }
 
-        /// The `file_search` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/ModifyThreadRequest/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1468,7 +1297,7 @@ public struct ModifyThreadRequest: Codable, Hashable, Sendable, SpecDeviationRep
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -1558,7 +1387,7 @@ public struct RunCompletionUsage: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// Represents an execution run on a [thread](/docs/api-reference/threads).
+/// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
 ///
 /// - Remark: Generated from `#/components/schemas/RunObject`.
 public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1566,9 +1395,9 @@ public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the run was created.
     public var createdAt: Swift.Int
-    /// The ID of the [thread](/docs/api-reference/threads) that was executed on as a part of this run.
+    /// The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was executed on as a part of this run.
     public var threadID: Swift.String
-    /// The ID of the [assistant](/docs/api-reference/assistants) used for execution of this run.
+    /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for execution of this run.
     public var assistantID: Swift.String
     /// The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
     public var status: RunObject.Status
@@ -1588,15 +1417,13 @@ public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var completedAt: Swift.Int?
     /// Details on why the run is incomplete. Will be `null` if the run is not incomplete.
     public var incompleteDetails: RunObject.IncompleteDetails?
-    /// The model that the [assistant](/docs/api-reference/assistants) used for this run.
+    /// The model that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
     public var model: Swift.String
-    /// The instructions that the [assistant](/docs/api-reference/assistants) used for this run.
+    /// The instructions that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
     public var instructions: Swift.String?
-    /// The list of tools that the [assistant](/docs/api-reference/assistants) used for this run.
+    /// The list of tools that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
     public var tools: [RunObject.ToolValue]
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `usage` member.
     public var usage: RunCompletionUsage?
     /// The sampling temperature used for this run. If not set, defaults to 1.
     public var temperature: Swift.Double?
@@ -1606,15 +1433,15 @@ public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var maxPromptTokens: Swift.Int?
     /// The maximum number of completion tokens specified to have been used over the course of the run.
     public var maxCompletionTokens: Swift.Int?
-    /// The `truncation_strategy` member.
+    /// The JSON member `truncation_strategy`.
     public var truncationStrategy: TruncationObject
-    /// The `tool_choice` member.
+    /// The JSON member `tool_choice`.
     public var toolChoice: AssistantsAPIToolChoiceOption
-    /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    /// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls
-    /// Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    /// Specifies the format that the model must output. Compatible with [GPT-4o](https://platform.openai.com/docs/models#gpt-4o), [GPT-4 Turbo](https://platform.openai.com/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
     ///
-    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](/docs/guides/structured-outputs).
+    /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables Structured Outputs which ensures the model will match your supplied JSON schema. Learn more in the [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
     ///
     /// Setting to `{ "type": "json_object" }` enables JSON mode, which ensures the message the model generates is valid JSON.
     ///
@@ -1628,30 +1455,28 @@ public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the run was created.
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) that was executed on as a part of this run.
-    ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) used for execution of this run.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was executed on as a part of this run.
+    ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for execution of this run.
     ///   - status: The status of the run, which can be either `queued`, `in_progress`, `requires_action`, `cancelling`, `cancelled`, `failed`, `completed`, `incomplete`, or `expired`.
-    ///   - model: The model that the [assistant](/docs/api-reference/assistants) used for this run.
-    ///   - tools: The list of tools that the [assistant](/docs/api-reference/assistants) used for this run.
-    ///   - truncationStrategy: The `truncation_strategy` member.
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
-    ///   - requiredAction: Details on the action required to continue the run. Will be `null` if no action is required.
-    ///   - lastError: The last error associated with this run. Will be `null` if there are no errors.
+    ///   - model: The model that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
+    ///   - tools: The list of tools that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
+    ///   - truncationStrategy: The JSON member `truncation_strategy`.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - requiredAction: Details on the action required to continue the run.
+    ///   - lastError: The last error associated with this run.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the run will expire.
     ///   - startedAt: The Unix timestamp (in seconds) for when the run was started.
     ///   - cancelledAt: The Unix timestamp (in seconds) for when the run was cancelled.
     ///   - failedAt: The Unix timestamp (in seconds) for when the run failed.
     ///   - completedAt: The Unix timestamp (in seconds) for when the run was completed.
-    ///   - incompleteDetails: Details on why the run is incomplete. Will be `null` if the run is not incomplete.
-    ///   - instructions: The instructions that the [assistant](/docs/api-reference/assistants) used for this run.
-    ///   - metadata: The `metadata` member.
-    ///   - usage: The `usage` member.
-    ///   - temperature: The sampling temperature used for this run. If not set, defaults to 1.
-    ///   - topP: The nucleus sampling value used for this run. If not set, defaults to 1.
+    ///   - incompleteDetails: Details on why the run is incomplete.
+    ///   - instructions: The instructions that the [assistant](https://platform.openai.com/docs/api-reference/assistants) used for this run.
+    ///   - temperature: The sampling temperature used for this run.
+    ///   - topP: The nucleus sampling value used for this run.
     ///   - maxPromptTokens: The maximum number of prompt tokens specified to have been used over the course of the run.
     ///   - maxCompletionTokens: The maximum number of completion tokens specified to have been used over the course of the run.
-    ///   - responseFormat: Specifies the format that the model must output. Compatible with [GPT-4o](/docs/models#gpt-4o), [GPT-4 Turbo](/docs/models#gpt-4-turbo-and-gpt-4), and all GPT-3.5 Turbo models since `gpt-3.5-turbo-1106`.
+    ///   - responseFormat: Specifies the format that the model must output.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -2019,7 +1844,7 @@ public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Creates a new `IncompleteDetails`.
         ///
         /// - Parameters:
-        ///   - reason: The reason why the run is incomplete. This will point to which specific token limit was reached over the course of the run.
+        ///   - reason: The reason why the run is incomplete.
         public init(reason: RunObject.IncompleteDetails.Reason? = nil) {
             self.reason = reason
         }
@@ -2067,17 +1892,15 @@ public struct RunObject: Codable, Hashable, Sendable, SpecDeviationReporting {
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunObject/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `code_interpreter`
+        /// Selected when `type` is `code_interpreter`.
         case codeInterpreter(AssistantToolsCode)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(AssistantToolsFileSearch)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(AssistantToolsFunction)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2175,7 +1998,7 @@ public struct RunStepCompletionUsage: Codable, Hashable, Sendable, SpecDeviation
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject`.
 public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `message_creation` member.
+    /// The JSON member `message_creation`.
     public var messageCreation: RunStepDetailsMessageCreationObject.MessageCreation
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2183,7 +2006,7 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable, 
     /// Creates a new `RunStepDetailsMessageCreationObject`.
     ///
     /// - Parameters:
-    ///   - messageCreation: The `message_creation` member.
+    ///   - messageCreation: The JSON member `message_creation`.
     public init(messageCreation: RunStepDetailsMessageCreationObject.MessageCreation) {
         self.messageCreation = messageCreation
     }
@@ -2214,8 +2037,6 @@ public struct RunStepDetailsMessageCreationObject: Codable, Hashable, Sendable, 
         try container.encode(self.messageCreation, forKey: .messageCreation)
     }
 
-    /// The `message_creation` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsMessageCreationObject/properties/message_creation`.
     public struct MessageCreation: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the message that was created by this run step.
@@ -2324,7 +2145,7 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable, Sp
         ///
         /// - Parameters:
         ///   - input: The input to the Code Interpreter tool call.
-        ///   - outputs: The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
+        ///   - outputs: The outputs from the Code Interpreter tool call.
         public init(
             input: Swift.String,
             outputs: [RunStepDetailsToolCallsCodeObject.CodeInterpreter.Output]
@@ -2359,15 +2180,13 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable, Sp
             try container.encode(self.outputs, forKey: .outputs)
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
         public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// Text output from the Code Interpreter tool call as part of a run step. (type: `logs`)
+            /// Text output from the Code Interpreter tool call as part of a run step. Selected when `type` is `logs`.
             case logs(RunStepDetailsToolCallsCodeOutputLogsObject)
-            /// type: `image`
+            /// Selected when `type` is `image`.
             case image(RunStepDetailsToolCallsCodeOutputImageObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -2404,15 +2223,11 @@ public struct RunStepDetailsToolCallsCodeObject: Codable, Hashable, Sendable, Sp
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject`.
 public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image` member.
     public var image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RunStepDetailsToolCallsCodeOutputImageObject`.
-    ///
-    /// - Parameters:
-    ///   - image: The `image` member.
     public init(image: RunStepDetailsToolCallsCodeOutputImageObject.ImageValue) {
         self.image = image
     }
@@ -2443,11 +2258,9 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
         try container.encode(self.image, forKey: .image)
     }
 
-    /// The `image` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsCodeOutputImageObject/properties/image`.
     public struct ImageValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The [file](/docs/api-reference/files) ID of the image.
+        /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2455,7 +2268,7 @@ public struct RunStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, S
         /// Creates a new `ImageValue`.
         ///
         /// - Parameters:
-        ///   - fileID: The [file](/docs/api-reference/files) ID of the image.
+        ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public init(fileID: Swift.String) {
             self.fileID = fileID
         }
@@ -2648,8 +2461,8 @@ public struct RunStepDetailsToolCallsFileSearchRankingOptionsObject: Codable, Ha
     /// Creates a new `RunStepDetailsToolCallsFileSearchRankingOptionsObject`.
     ///
     /// - Parameters:
-    ///   - ranker: The ranker to use for the file search. If not specified will use the `auto` ranker.
-    ///   - scoreThreshold: The score threshold for the file search. All values must be a floating point number between 0 and 1.
+    ///   - ranker: The ranker to use for the file search.
+    ///   - scoreThreshold: The score threshold for the file search.
     public init(
         ranker: FileSearchRanker,
         scoreThreshold: Swift.Double
@@ -2705,8 +2518,8 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
     /// - Parameters:
     ///   - fileID: The ID of the file that result was found in.
     ///   - fileName: The name of the file that result was found in.
-    ///   - score: The score of the result. All values must be a floating point number between 0 and 1.
-    ///   - content: The content of the result that was found. The content is only included if requested via the include query parameter.
+    ///   - score: The score of the result.
+    ///   - content: The content of the result that was found.
     public init(
         fileID: Swift.String,
         fileName: Swift.String,
@@ -2751,8 +2564,6 @@ public struct RunStepDetailsToolCallsFileSearchResultObject: Codable, Hashable, 
         try container.encodeIfPresent(self.content, forKey: .content)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsFileSearchResultObject/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The text content of the file.
@@ -2857,7 +2668,6 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
         public var name: Swift.String
         /// The arguments passed to the function.
         public var arguments: Swift.String
-        /// The `output` member.
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2867,7 +2677,6 @@ public struct RunStepDetailsToolCallsFunctionObject: Codable, Hashable, Sendable
         /// - Parameters:
         ///   - name: The name of the function.
         ///   - arguments: The arguments passed to the function.
-        ///   - output: The `output` member.
         public init(
             name: Swift.String,
             arguments: Swift.String,
@@ -2921,7 +2730,7 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable, SpecDe
     /// Creates a new `RunStepDetailsToolCallsObject`.
     ///
     /// - Parameters:
-    ///   - toolCalls: An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
+    ///   - toolCalls: An array of tool calls the run step was involved in.
     public init(toolCalls: [RunStepDetailsToolCallsObject.ToolCall]) {
         self.toolCalls = toolCalls
     }
@@ -2952,17 +2761,15 @@ public struct RunStepDetailsToolCallsObject: Codable, Hashable, Sendable, SpecDe
         try container.encode(self.toolCalls, forKey: .toolCalls)
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDetailsToolCallsObject/properties/tool_calls/items`.
     public enum ToolCall: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Details of the Code Interpreter tool call the run step was involved in. (type: `code_interpreter`)
+        /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
         case codeInterpreter(RunStepDetailsToolCallsCodeObject)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(RunStepDetailsToolCallsFileSearchObject)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(RunStepDetailsToolCallsFunctionObject)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3005,11 +2812,11 @@ public struct RunStepObject: Codable, Hashable, Sendable, SpecDeviationReporting
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the run step was created.
     public var createdAt: Swift.Int
-    /// The ID of the [assistant](/docs/api-reference/assistants) associated with the run step.
+    /// The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) associated with the run step.
     public var assistantID: Swift.String
-    /// The ID of the [thread](/docs/api-reference/threads) that was run.
+    /// The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was run.
     public var threadID: Swift.String
-    /// The ID of the [run](/docs/api-reference/runs) that this run step is a part of.
+    /// The ID of the [run](https://platform.openai.com/docs/api-reference/runs) that this run step is a part of.
     public var runID: Swift.String
     /// The type of run step, which can be either `message_creation` or `tool_calls`.
     public var type: RunStepObject.TypeValue
@@ -3017,19 +2824,17 @@ public struct RunStepObject: Codable, Hashable, Sendable, SpecDeviationReporting
     public var status: RunStepObject.Status
     /// The details of the run step.
     public var stepDetails: RunStepObject.StepDetails
-    /// The `last_error` member.
+    /// The JSON member `last_error`.
     public var lastError: RunStepObject.LastError?
-    /// The `expired_at` member.
+    /// The JSON member `expired_at`.
     public var expiredAt: Swift.Int?
-    /// The `cancelled_at` member.
+    /// The JSON member `cancelled_at`.
     public var cancelledAt: Swift.Int?
-    /// The `failed_at` member.
+    /// The JSON member `failed_at`.
     public var failedAt: Swift.Int?
-    /// The `completed_at` member.
+    /// The JSON member `completed_at`.
     public var completedAt: Swift.Int?
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `usage` member.
     public var usage: RunStepCompletionUsage?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3039,19 +2844,17 @@ public struct RunStepObject: Codable, Hashable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - id: The identifier of the run step, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the run step was created.
-    ///   - assistantID: The ID of the [assistant](/docs/api-reference/assistants) associated with the run step.
-    ///   - threadID: The ID of the [thread](/docs/api-reference/threads) that was run.
-    ///   - runID: The ID of the [run](/docs/api-reference/runs) that this run step is a part of.
+    ///   - assistantID: The ID of the [assistant](https://platform.openai.com/docs/api-reference/assistants) associated with the run step.
+    ///   - threadID: The ID of the [thread](https://platform.openai.com/docs/api-reference/threads) that was run.
+    ///   - runID: The ID of the [run](https://platform.openai.com/docs/api-reference/runs) that this run step is a part of.
     ///   - type: The type of run step, which can be either `message_creation` or `tool_calls`.
     ///   - status: The status of the run step, which can be either `in_progress`, `cancelled`, `failed`, `completed`, or `expired`.
     ///   - stepDetails: The details of the run step.
-    ///   - lastError: The `last_error` member.
-    ///   - expiredAt: The `expired_at` member.
-    ///   - cancelledAt: The `cancelled_at` member.
-    ///   - failedAt: The `failed_at` member.
-    ///   - completedAt: The `completed_at` member.
-    ///   - metadata: The `metadata` member.
-    ///   - usage: The `usage` member.
+    ///   - lastError: The JSON member `last_error`.
+    ///   - expiredAt: The JSON member `expired_at`.
+    ///   - cancelledAt: The JSON member `cancelled_at`.
+    ///   - failedAt: The JSON member `failed_at`.
+    ///   - completedAt: The JSON member `completed_at`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -3207,9 +3010,9 @@ public struct RunStepObject: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepObject/properties/step_details`.
     public enum StepDetails: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Details of the message creation by the run step. (type: `message_creation`)
+        /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
         case messageCreation(RunStepDetailsMessageCreationObject)
-        /// Details of the tool call. (type: `tool_calls`)
+        /// Details of the tool call. Selected when `type` is `tool_calls`.
         case toolCalls(RunStepDetailsToolCallsObject)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3315,7 +3118,7 @@ public struct RunStepObject: Codable, Hashable, Sendable, SpecDeviationReporting
 ///
 /// - Remark: Generated from `#/components/schemas/RunToolCallObject`.
 public struct RunToolCallObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The ID of the tool call. This ID must be referenced when you submit the tool outputs in using the [Submit tool outputs to run](/docs/api-reference/runs/submitToolOutputs) endpoint.
+    /// The ID of the tool call. This ID must be referenced when you submit the tool outputs in using the [Submit tool outputs to run](https://platform.openai.com/docs/api-reference/runs/submitToolOutputs) endpoint.
     public var id: Swift.String
     /// The function definition.
     public var function: RunToolCallObject.Function
@@ -3325,7 +3128,7 @@ public struct RunToolCallObject: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `RunToolCallObject`.
     ///
     /// - Parameters:
-    ///   - id: The ID of the tool call. This ID must be referenced when you submit the tool outputs in using the [Submit tool outputs to run](/docs/api-reference/runs/submitToolOutputs) endpoint.
+    ///   - id: The ID of the tool call.
     ///   - function: The function definition.
     public init(
         id: Swift.String,
@@ -3416,13 +3219,10 @@ public struct RunToolCallObject: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `SubmitToolOutputsRunRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest`.
 public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of tools for which the outputs are being submitted.
     public var toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput]
-    /// The `stream` member.
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3431,7 +3231,6 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - toolOutputs: A list of tools for which the outputs are being submitted.
-    ///   - stream: The `stream` member.
     public init(
         toolOutputs: [SubmitToolOutputsRunRequest.ToolOutput],
         stream: Swift.Bool? = nil
@@ -3466,8 +3265,6 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable, SpecDevi
         try container.encodeIfPresent(self.stream, forKey: .stream)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/SubmitToolOutputsRunRequest/properties/tool_outputs/items`.
     public struct ToolOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the tool call in the `required_action` object within the run object the output is being submitted for.
@@ -3518,7 +3315,7 @@ public struct SubmitToolOutputsRunRequest: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// Represents a thread that contains [messages](/docs/api-reference/messages).
+/// Represents a thread that contains [messages](https://platform.openai.com/docs/api-reference/messages).
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadObject`.
 public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3526,9 +3323,8 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the thread was created.
     public var createdAt: Swift.Int
-    /// The `tool_resources` member.
+    /// The JSON member `tool_resources`.
     public var toolResources: ThreadObject.ToolResources?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3538,8 +3334,7 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the thread was created.
-    ///   - toolResources: The `tool_resources` member.
-    ///   - metadata: The `metadata` member.
+    ///   - toolResources: The JSON member `tool_resources`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -3591,9 +3386,9 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0`.
     public struct ToolResources: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `code_interpreter` member.
+        /// The JSON member `code_interpreter`.
         public var codeInterpreter: ThreadObject.ToolResources.CodeInterpreter?
-        /// The `file_search` member.
+        /// The JSON member `file_search`.
         public var fileSearch: ThreadObject.ToolResources.FileSearch?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3601,8 +3396,8 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
         /// Creates a new `ToolResources`.
         ///
         /// - Parameters:
-        ///   - codeInterpreter: The `code_interpreter` member.
-        ///   - fileSearch: The `file_search` member.
+        ///   - codeInterpreter: The JSON member `code_interpreter`.
+        ///   - fileSearch: The JSON member `file_search`.
         public init(
             codeInterpreter: ThreadObject.ToolResources.CodeInterpreter? = nil,
             fileSearch: ThreadObject.ToolResources.FileSearch? = nil
@@ -3637,11 +3432,9 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
             try container.encodeIfPresent(self.fileSearch, forKey: .fileSearch)
         }
 
-        /// The `code_interpreter` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/code_interpreter`.
         public struct CodeInterpreter: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            /// A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
             public var fileIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -3649,7 +3442,7 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
             /// Creates a new `CodeInterpreter`.
             ///
             /// - Parameters:
-            ///   - fileIDs: A list of [file](/docs/api-reference/files) IDs made available to the `code_interpreter` tool. There can be a maximum of 20 files associated with the tool.
+            ///   - fileIDs: A list of [file](https://platform.openai.com/docs/api-reference/files) IDs made available to the `code_interpreter` tool.
             public init(fileIDs: [Swift.String]? = nil) {
                 self.fileIDs = fileIDs
             }
@@ -3678,11 +3471,9 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
             }
         }
 
-        /// The `file_search` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/ThreadObject/properties/tool_resources/anyOf/0/properties/file_search`.
         public struct FileSearch: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            /// The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
             public var vectorStoreIDs: [Swift.String]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -3690,7 +3481,7 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
             /// Creates a new `FileSearch`.
             ///
             /// - Parameters:
-            ///   - vectorStoreIDs: The [vector store](/docs/api-reference/vector-stores/object) attached to this thread. There can be a maximum of 1 vector store attached to the thread.
+            ///   - vectorStoreIDs: The [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) attached to this thread.
             public init(vectorStoreIDs: [Swift.String]? = nil) {
                 self.vectorStoreIDs = vectorStoreIDs
             }
@@ -3727,7 +3518,7 @@ public struct ThreadObject: Codable, Hashable, Sendable, SpecDeviationReporting 
 public struct TruncationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
     public var type: TruncationObject.TypeValue
-    /// The `last_messages` member.
+    /// The JSON member `last_messages`.
     public var lastMessages: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3735,8 +3526,8 @@ public struct TruncationObject: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `TruncationObject`.
     ///
     /// - Parameters:
-    ///   - type: The truncation strategy to use for the thread. The default is `auto`. If set to `last_messages`, the thread will be truncated to the n most recent messages in the thread. When set to `auto`, messages in the middle of the thread will be dropped to fit the context length of the model, `max_prompt_tokens`.
-    ///   - lastMessages: The `last_messages` member.
+    ///   - type: The truncation strategy to use for the thread.
+    ///   - lastMessages: The JSON member `last_messages`.
     public init(
         type: TruncationObject.TypeValue,
         lastMessages: Swift.Int? = nil

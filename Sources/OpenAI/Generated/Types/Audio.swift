@@ -34,17 +34,15 @@ public struct AudioResponseFormat: OpenEnum {
     public static var diarizedJSON: Self { Self(rawValue: "diarized_json") }
 }
 
-/// The `CreateSpeechRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
 public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// One of the available [TTS models](/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
+    /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     public var model: CreateSpeechRequest.ModelValue
     /// The text to generate audio for. The maximum length is 4096 characters.
     public var input: Swift.String
     /// Control the voice of your generated audio with additional instructions. Does not work with `tts-1` or `tts-1-hd`.
     public var instructions: Swift.String?
-    /// The voice to use when generating the audio. Supported built-in voices are `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, `marin`, and `cedar`. You may also provide a custom voice object with an `id`, for example `{ "id": "voice_1234" }`. Previews of the voices are available in the [Text to speech guide](/docs/guides/text-to-speech#voice-options).
+    /// The voice to use when generating the audio. Supported built-in voices are `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, `marin`, and `cedar`. You may also provide a custom voice object with an `id`, for example `{ "id": "voice_1234" }`. Previews of the voices are available in the [Text to speech guide](https://platform.openai.com/docs/guides/text-to-speech#voice-options).
     public var voice: VoiceIDsOrCustomVoice
     /// The format to audio in. Supported formats are `mp3`, `opus`, `aac`, `flac`, `wav`, and `pcm`.
     public var responseFormat: CreateSpeechRequest.ResponseFormat?
@@ -58,13 +56,13 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `CreateSpeechRequest`.
     ///
     /// - Parameters:
-    ///   - model: One of the available [TTS models](/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
-    ///   - input: The text to generate audio for. The maximum length is 4096 characters.
-    ///   - voice: The voice to use when generating the audio. Supported built-in voices are `alloy`, `ash`, `ballad`, `coral`, `echo`, `fable`, `onyx`, `nova`, `sage`, `shimmer`, `verse`, `marin`, and `cedar`. You may also provide a custom voice object with an `id`, for example `{ "id": "voice_1234" }`. Previews of the voices are available in the [Text to speech guide](/docs/guides/text-to-speech#voice-options).
-    ///   - instructions: Control the voice of your generated audio with additional instructions. Does not work with `tts-1` or `tts-1-hd`.
-    ///   - responseFormat: The format to audio in. Supported formats are `mp3`, `opus`, `aac`, `flac`, `wav`, and `pcm`.
-    ///   - speed: The speed of the generated audio. Select a value from `0.25` to `4.0`. `1.0` is the default.
-    ///   - streamFormat: The format to stream the audio in. Supported formats are `sse` and `audio`. `sse` is not supported for `tts-1` or `tts-1-hd`.
+    ///   - model: One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
+    ///   - input: The text to generate audio for.
+    ///   - voice: The voice to use when generating the audio.
+    ///   - instructions: Control the voice of your generated audio with additional instructions.
+    ///   - responseFormat: The format to audio in.
+    ///   - speed: The speed of the generated audio.
+    ///   - streamFormat: The format to stream the audio in.
     public init(
         model: CreateSpeechRequest.ModelValue,
         input: Swift.String,
@@ -124,7 +122,7 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
         try container.encodeIfPresent(self.streamFormat, forKey: .streamFormat)
     }
 
-    /// One of the available [TTS models](/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
+    /// One of the available [TTS models](https://platform.openai.com/docs/models#tts): `tts-1`, `tts-1-hd`, `gpt-4o-mini-tts`, or `gpt-4o-mini-tts-2025-12-15`.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -200,15 +198,13 @@ public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `CreateSpeechResponseStreamEvent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechResponseStreamEvent`.
 public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted for each chunk of audio data generated during speech synthesis. (type: `speech.audio.delta`)
+    /// Emitted for each chunk of audio data generated during speech synthesis. Selected when `type` is `speech.audio.delta`.
     case speechAudioDelta(SpeechAudioDeltaEvent)
-    /// Emitted when the speech synthesis is complete and all audio has been streamed. (type: `speech.audio.done`)
+    /// Emitted when the speech synthesis is complete and all audio has been streamed. Selected when `type` is `speech.audio.done`.
     case speechAudioDone(SpeechAudioDoneEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -239,8 +235,6 @@ public enum CreateSpeechResponseStreamEvent: Codable, Hashable, Sendable, Unknow
     }
 }
 
-/// The `CreateTranscriptionRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest`.
 public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
@@ -256,7 +250,7 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
     public var languages: [Swift.String]?
     /// Words or phrases to guide transcription of the input audio. Supported by `gpt-transcribe`.
     public var keywords: [Swift.String]?
-    /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](/docs/guides/speech-to-text#prompting) should match the audio language. This field is not supported when using `gpt-4o-transcribe-diarize`.
+    /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](https://platform.openai.com/docs/guides/speech-to-text#prompting) should match the audio language. This field is not supported when using `gpt-4o-transcribe-diarize`.
     public var prompt: Swift.String?
     /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`. For `gpt-4o-transcribe` and `gpt-4o-mini-transcribe`, the only supported format is `json`. For `gpt-4o-transcribe-diarize`, the supported formats are `json`, `text`, and `diarized_json`, with `diarized_json` required to receive speaker annotations.
     public var responseFormat: AudioResponseFormat?
@@ -271,9 +265,8 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
     /// The timestamp granularities to populate for this transcription. `response_format` must be set `verbose_json` to use timestamp granularities. Either or both of these options are supported: `word`, or `segment`. Note: There is no additional latency for segment timestamps, but generating word timestamps incurs additional latency.
     /// This option is not available for `gpt-4o-transcribe-diarize`.
     public var timestampGranularities: [CreateTranscriptionRequest.TimestampGranularity]?
-    /// The `stream` member.
     public var stream: Swift.Bool?
-    /// The `chunking_strategy` member.
+    /// The JSON member `chunking_strategy`.
     public var chunkingStrategy: CreateTranscriptionRequest.ChunkingStrategy?
     /// Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`. Each entry should be a short identifier (for example `customer` or `agent`). Up to 4 speakers are supported.
     public var knownSpeakerNames: [Swift.String]?
@@ -286,19 +279,18 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - file: The audio file object (not file name) to transcribe, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
-    ///   - model: ID of the model to use. The options are `gpt-transcribe`, `gpt-4o-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `whisper-1` (which is powered by our open source Whisper V2 model), and `gpt-4o-transcribe-diarize`.
-    ///   - language: The language of the input audio. Supplying the input language in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) (e.g. `en`) format will improve accuracy and latency.
-    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. Supported by `gpt-transcribe`.
-    ///   - keywords: Words or phrases to guide transcription of the input audio. Supported by `gpt-transcribe`.
-    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment. The [prompt](/docs/guides/speech-to-text#prompting) should match the audio language. This field is not supported when using `gpt-4o-transcribe-diarize`.
-    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`. For `gpt-4o-transcribe` and `gpt-4o-mini-transcribe`, the only supported format is `json`. For `gpt-4o-transcribe-diarize`, the supported formats are `json`, `text`, and `diarized_json`, with `diarized_json` required to receive speaker annotations.
-    ///   - temperature: The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
+    ///   - model: ID of the model to use.
+    ///   - language: The language of the input audio.
+    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
+    ///   - keywords: Words or phrases to guide transcription of the input audio.
+    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
+    ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, `vtt`, or `diarized_json`.
+    ///   - temperature: The sampling temperature, between 0 and 1.
     ///   - include: Additional information to include in the transcription response.
-    ///   - timestampGranularities: The timestamp granularities to populate for this transcription. `response_format` must be set `verbose_json` to use timestamp granularities. Either or both of these options are supported: `word`, or `segment`. Note: There is no additional latency for segment timestamps, but generating word timestamps incurs additional latency.
-    ///   - stream: The `stream` member.
-    ///   - chunkingStrategy: The `chunking_strategy` member.
-    ///   - knownSpeakerNames: Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`. Each entry should be a short identifier (for example `customer` or `agent`). Up to 4 speakers are supported.
-    ///   - knownSpeakerReferences: Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`. Each sample must be between 2 and 10 seconds, and can use any of the same input audio formats supported by `file`.
+    ///   - timestampGranularities: The timestamp granularities to populate for this transcription.
+    ///   - chunkingStrategy: The JSON member `chunking_strategy`.
+    ///   - knownSpeakerNames: Optional list of speaker names that correspond to the audio samples provided in `known_speaker_references[]`.
+    ///   - knownSpeakerReferences: Optional list of audio samples (as [data URLs](https://developer.mozilla.org/en-US/docs/Web/HTTP/Basics_of_HTTP/Data_URLs)) that contain known speaker references matching `known_speaker_names[]`.
     public init(
         file: FileUpload,
         model: CreateTranscriptionRequest.ModelValue,
@@ -441,8 +433,6 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
         public static var gpt4oTranscribeDiarize: Self { Self(rawValue: "gpt-4o-transcribe-diarize") }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/timestamp_granularities/items`.
@@ -466,7 +456,7 @@ public struct CreateTranscriptionRequest: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionRequest/properties/chunking_strategy/anyOf/0`.
     public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// Automatically set chunking parameters based on the audio. Must be set to `"auto"`.
+        /// Automatically set chunking parameters based on the audio.
         case string(Swift.String)
         case vadConfig(VadConfig)
         /// A variant this SDK does not know, kept as its raw JSON.
@@ -578,9 +568,9 @@ public struct CreateTranscriptionResponseDiarizedJSON: Codable, Hashable, Sendab
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseDiarizedJson/properties/usage`.
     public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Usage statistics for models billed by token usage. (type: `tokens`)
+        /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
-        /// Usage statistics for models billed by audio input duration. (type: `duration`)
+        /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
         case duration(TranscriptTextUsageDuration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -631,8 +621,8 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
     ///
     /// - Parameters:
     ///   - text: The transcribed text.
-    ///   - languages: The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
-    ///   - logprobs: The log probabilities of the tokens in the transcription. Only returned with the models `gpt-4o-transcribe` and `gpt-4o-mini-transcribe` if `logprobs` is added to the `include` array.
+    ///   - languages: The languages detected in the audio.
+    ///   - logprobs: The log probabilities of the tokens in the transcription.
     ///   - usage: Token usage statistics for the request.
     public init(
         text: Swift.String,
@@ -678,8 +668,6 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
         try container.encodeIfPresent(self.usage, forKey: .usage)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/logprobs/items`.
     public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The token in the transcription.
@@ -743,9 +731,9 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
     ///
     /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseJson/properties/usage`.
     public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Usage statistics for models billed by token usage. (type: `tokens`)
+        /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
-        /// Usage statistics for models billed by audio input duration. (type: `duration`)
+        /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
         case duration(TranscriptTextUsageDuration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -777,17 +765,15 @@ public struct CreateTranscriptionResponseJSON: Codable, Hashable, Sendable, Spec
     }
 }
 
-/// The `CreateTranscriptionResponseStreamEvent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateTranscriptionResponseStreamEvent`.
 public enum CreateTranscriptionResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when a diarized transcription returns a completed segment with speaker information. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with `stream` set to `true` and `response_format` set to `diarized_json`. (type: `transcript.text.segment`)
+    /// Emitted when a diarized transcription returns a completed segment with speaker information. Selected when `type` is `transcript.text.segment`.
     case transcriptTextSegment(TranscriptTextSegmentEvent)
-    /// Emitted when there is an additional text delta. This is also the first event emitted when the transcription starts. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`. (type: `transcript.text.delta`)
+    /// Emitted when there is an additional text delta. Selected when `type` is `transcript.text.delta`.
     case transcriptTextDelta(TranscriptTextDeltaEvent)
-    /// Emitted when the transcription is complete. Contains the complete transcription text. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`. (type: `transcript.text.done`)
+    /// Emitted when the transcription is complete. Selected when `type` is `transcript.text.done`.
     case transcriptTextDone(TranscriptTextDoneEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -904,8 +890,6 @@ public struct CreateTranscriptionResponseVerboseJSON: Codable, Hashable, Sendabl
     }
 }
 
-/// The `CreateTranslationRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationRequest`.
 public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
@@ -914,7 +898,7 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviati
     public var file: FileUpload
     /// ID of the model to use. Only `whisper-1` (which is powered by our open source Whisper V2 model) is currently available.
     public var model: CreateTranslationRequest.ModelValue
-    /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](/docs/guides/speech-to-text#prompting) should be in English.
+    /// An optional text to guide the model's style or continue a previous audio segment. The [prompt](https://platform.openai.com/docs/guides/speech-to-text#prompting) should be in English.
     public var prompt: Swift.String?
     /// The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
     public var responseFormat: CreateTranslationRequest.ResponseFormat?
@@ -926,11 +910,11 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `CreateTranslationRequest`.
     ///
     /// - Parameters:
-    ///   - file: The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm. The request must include enough format metadata for the file to be identified. We recommend an extension-bearing filename and an appropriate content type.
-    ///   - model: ID of the model to use. Only `whisper-1` (which is powered by our open source Whisper V2 model) is currently available.
-    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment. The [prompt](/docs/guides/speech-to-text#prompting) should be in English.
+    ///   - file: The audio file object (not file name) translate, in one of these formats: flac, mp3, mp4, mpeg, mpga, m4a, ogg, wav, or webm.
+    ///   - model: ID of the model to use.
+    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     ///   - responseFormat: The format of the output, in one of these options: `json`, `text`, `srt`, `verbose_json`, or `vtt`.
-    ///   - temperature: The sampling temperature, between 0 and 1. Higher values like 0.8 will make the output more random, while lower values like 0.2 will make it more focused and deterministic. If set to 0, the model will use [log probability](https://en.wikipedia.org/wiki/Log_probability) to automatically increase the temperature until certain thresholds are hit.
+    ///   - temperature: The sampling temperature, between 0 and 1.
     public init(
         file: FileUpload,
         model: CreateTranslationRequest.ModelValue,
@@ -1033,19 +1017,13 @@ public struct CreateTranslationRequest: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `CreateTranslationResponseJson` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseJson`.
 public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `text` member.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateTranslationResponseJSON`.
-    ///
-    /// - Parameters:
-    ///   - text: The `text` member.
     public init(text: Swift.String) {
         self.text = text
     }
@@ -1074,8 +1052,6 @@ public struct CreateTranslationResponseJSON: Codable, Hashable, Sendable, SpecDe
     }
 }
 
-/// The `CreateTranslationResponseVerboseJson` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateTranslationResponseVerboseJson`.
 public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The language of the output translation (always `english`).
@@ -1141,8 +1117,6 @@ public struct CreateTranslationResponseVerboseJSON: Codable, Hashable, Sendable,
     }
 }
 
-/// The `CreateVoiceConsentRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateVoiceConsentRequest`.
 public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The label to use for this consent recording.
@@ -1163,7 +1137,7 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - name: The label to use for this consent recording.
-    ///   - recording: The consent audio recording file. Maximum size is 10 MiB.
+    ///   - recording: The consent audio recording file.
     ///   - language: The BCP 47 language tag for the consent phrase (for example, `en-US`).
     public init(
         name: Swift.String,
@@ -1211,8 +1185,6 @@ public struct CreateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `CreateVoiceRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateVoiceRequest`.
 public struct CreateVoiceRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The name of the new voice.
@@ -1233,7 +1205,7 @@ public struct CreateVoiceRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - name: The name of the new voice.
-    ///   - audioSample: The sample audio recording file. Maximum size is 10 MiB.
+    ///   - audioSample: The sample audio recording file.
     ///   - consent: The consent recording ID (for example, `cons_1234`).
     public init(
         name: Swift.String,
@@ -1428,13 +1400,13 @@ public struct SpeechAudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// Emitted when there is an additional text delta. This is also the first event emitted when the transcription starts. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
+/// Emitted when there is an additional text delta. This is also the first event emitted when the transcription starts. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent`.
 public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text delta that was additionally transcribed.
     public var delta: Swift.String
-    /// The log probabilities of the delta. Only included if you [create a transcription](/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
+    /// The log probabilities of the delta. Only included if you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
     public var logprobs: [TranscriptTextDeltaEvent.Logprob]?
     /// Identifier of the diarized segment that this delta belongs to. Only present when using `gpt-4o-transcribe-diarize`.
     public var segmentID: Swift.String?
@@ -1445,8 +1417,8 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - delta: The text delta that was additionally transcribed.
-    ///   - logprobs: The log probabilities of the delta. Only included if you [create a transcription](/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
-    ///   - segmentID: Identifier of the diarized segment that this delta belongs to. Only present when using `gpt-4o-transcribe-diarize`.
+    ///   - logprobs: The log probabilities of the delta.
+    ///   - segmentID: Identifier of the diarized segment that this delta belongs to.
     public init(
         delta: Swift.String,
         logprobs: [TranscriptTextDeltaEvent.Logprob]? = nil,
@@ -1489,8 +1461,6 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
         try container.encodeIfPresent(self.segmentID, forKey: .segmentID)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDeltaEvent/properties/logprobs/items`.
     public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
@@ -1549,7 +1519,7 @@ public struct TranscriptTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// Emitted when the transcription is complete. Contains the complete transcription text. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
+/// Emitted when the transcription is complete. Contains the complete transcription text. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `Stream` parameter set to `true`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent`.
 public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1557,7 +1527,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
     public var text: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
     public var languages: [TranscriptionLanguage]?
-    /// The log probabilities of the individual tokens in the transcription. Only included if you [create a transcription](/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
+    /// The log probabilities of the individual tokens in the transcription. Only included if you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
     public var logprobs: [TranscriptTextDoneEvent.Logprob]?
     /// Usage statistics for models billed by token usage.
     public var usage: TranscriptTextUsageTokens?
@@ -1568,8 +1538,8 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - text: The text that was transcribed.
-    ///   - languages: The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
-    ///   - logprobs: The log probabilities of the individual tokens in the transcription. Only included if you [create a transcription](/docs/api-reference/audio/create-transcription) with the `include[]` parameter set to `logprobs`.
+    ///   - languages: The languages detected in the audio.
+    ///   - logprobs: The log probabilities of the individual tokens in the transcription.
     ///   - usage: Usage statistics for models billed by token usage.
     public init(
         text: Swift.String,
@@ -1618,8 +1588,6 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
         try container.encodeIfPresent(self.usage, forKey: .usage)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/TranscriptTextDoneEvent/properties/logprobs/items`.
     public struct Logprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The token that was used to generate the log probability.
@@ -1678,7 +1646,7 @@ public struct TranscriptTextDoneEvent: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// Emitted when a diarized transcription returns a completed segment with speaker information. Only emitted when you [create a transcription](/docs/api-reference/audio/create-transcription) with `stream` set to `true` and `response_format` set to `diarized_json`.
+/// Emitted when a diarized transcription returns a completed segment with speaker information. Only emitted when you [create a transcription](https://platform.openai.com/docs/api-reference/audio/create-transcription) with `stream` set to `true` and `response_format` set to `diarized_json`.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptTextSegmentEvent`.
 public struct TranscriptTextSegmentEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1945,7 +1913,7 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable, SpecDev
     ///   - start: Start timestamp of the segment in seconds.
     ///   - end: End timestamp of the segment in seconds.
     ///   - text: Transcript text for this segment.
-    ///   - speaker: Speaker label for this segment. When known speakers are provided, the label matches `known_speaker_names[]`. Otherwise speakers are labeled sequentially using capital letters (`A`, `B`, ...).
+    ///   - speaker: Speaker label for this segment.
     public init(
         id: Swift.String,
         start: Swift.Double,
@@ -1999,8 +1967,6 @@ public struct TranscriptionDiarizedSegment: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `TranscriptionInclude` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionInclude`.
@@ -2056,8 +2022,6 @@ public struct TranscriptionLanguage: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `TranscriptionSegment` schema.
-///
 /// - Remark: Generated from `#/components/schemas/TranscriptionSegment`.
 public struct TranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier of the segment.
@@ -2093,9 +2057,9 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationRe
     ///   - text: Text content of the segment.
     ///   - tokens: Array of token IDs for the text content.
     ///   - temperature: Temperature parameter used for generating the segment.
-    ///   - avgLogprob: Average logprob of the segment. If the value is lower than -1, consider the logprobs failed.
-    ///   - compressionRatio: Compression ratio of the segment. If the value is greater than 2.4, consider the compression failed.
-    ///   - noSpeechProb: Probability of no speech in the segment. If the value is higher than 1.0 and the `avg_logprob` is below -1, consider this segment silent.
+    ///   - avgLogprob: Average logprob of the segment.
+    ///   - compressionRatio: Compression ratio of the segment.
+    ///   - noSpeechProb: Probability of no speech in the segment.
     public init(
         id: Swift.Int,
         seek: Swift.Int,
@@ -2171,8 +2135,6 @@ public struct TranscriptionSegment: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `TranscriptionWord` schema.
-///
 /// - Remark: Generated from `#/components/schemas/TranscriptionWord`.
 public struct TranscriptionWord: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text content of the word.
@@ -2230,8 +2192,6 @@ public struct TranscriptionWord: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `UpdateVoiceConsentRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UpdateVoiceConsentRequest`.
 public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The updated label for this consent recording.
@@ -2271,8 +2231,6 @@ public struct UpdateVoiceConsentRequest: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `VadConfig` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VadConfig`.
 public struct VadConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Amount of audio to include before the VAD detected speech (in
@@ -2292,9 +2250,9 @@ public struct VadConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `VadConfig`.
     ///
     /// - Parameters:
-    ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
+    ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
     ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
-    ///   - threshold: Sensitivity threshold (0.0 to 1.0) for voice activity detection. A
+    ///   - threshold: Sensitivity threshold (0.0 to 1.0) for voice activity detection.
     public init(
         prefixPaddingMs: Swift.Int? = nil,
         silenceDurationMs: Swift.Int? = nil,
@@ -2338,13 +2296,10 @@ public struct VadConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `VoiceConsentDeletedResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentDeletedResource`.
 public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The consent recording identifier.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2353,7 +2308,6 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - id: The consent recording identifier.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -2392,17 +2346,14 @@ public struct VoiceConsentDeletedResource: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `VoiceConsentListResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VoiceConsentListResource`.
 public struct VoiceConsentListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [VoiceConsentResource]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2410,10 +2361,9 @@ public struct VoiceConsentListResource: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `VoiceConsentListResource`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [VoiceConsentResource],
         hasMore: Swift.Bool,

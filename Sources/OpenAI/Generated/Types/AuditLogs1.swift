@@ -15,7 +15,6 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var effectiveAt: Swift.Int
     /// The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
     public var project: AuditLog.ProjectValue?
-    /// The `actor` member.
     public var actor: AuditLogActor?
     /// The details for events with this `type`.
     public var apiKeyCreated: AuditLog.APIKeyCreated?
@@ -136,8 +135,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - id: The ID of this log.
     ///   - type: The event type.
     ///   - effectiveAt: The Unix timestamp (in seconds) of the event.
-    ///   - project: The project that the action was scoped to. Absent for actions not scoped to projects. Note that any admin actions taken via Admin API keys are associated with the default project.
-    ///   - actor: The `actor` member.
+    ///   - project: The project that the action was scoped to.
     ///   - apiKeyCreated: The details for events with this `type`.
     ///   - apiKeyUpdated: The details for events with this `type`.
     ///   - apiKeyDeleted: The details for events with this `type`.
@@ -1400,7 +1398,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             ///
             /// - Parameters:
             ///   - email: The email invited to the organization.
-            ///   - role: The role the email was invited to be. Is either `owner` or `member`.
+            ///   - role: The role the email was invited to be.
             public init(
                 email: Swift.String? = nil,
                 role: Swift.String? = nil
@@ -1728,8 +1726,6 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             try container.encodeIfPresent(self.configs, forKey: .configs)
         }
 
-        /// The `items` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.activated/properties/configs/items`.
         public struct Config: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The ID of the IP allowlist configuration.
@@ -1820,8 +1816,6 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             try container.encodeIfPresent(self.configs, forKey: .configs)
         }
 
-        /// The `items` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/ip_allowlist.config.deactivated/properties/configs/items`.
         public struct Config: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The ID of the IP allowlist configuration.
@@ -2051,9 +2045,9 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             ///   - title: The organization title.
             ///   - description: The organization description.
             ///   - name: The organization name.
-            ///   - threadsUiVisibility: Visibility of the threads page which shows messages created with the Assistants API and Playground. One of `ANY_ROLE`, `OWNERS`, or `NONE`.
-            ///   - usageDashboardVisibility: Visibility of the usage dashboard which shows activity and costs for your organization. One of `ANY_ROLE` or `OWNERS`.
-            ///   - apiCallLogging: How your organization logs data from supported API calls. One of `disabled`, `enabled_per_call`, `enabled_for_all_projects`, or `enabled_for_selected_projects`
+            ///   - threadsUiVisibility: Visibility of the threads page which shows messages created with the Assistants API and Playground.
+            ///   - usageDashboardVisibility: Visibility of the usage dashboard which shows activity and costs for your organization.
+            ///   - apiCallLogging: How your organization logs data from supported API calls.
             ///   - apiCallLoggingProjectIDs: The list of project ids if api_call_logging is set to `enabled_for_selected_projects`
             public init(
                 title: Swift.String? = nil,
@@ -2466,10 +2460,10 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// - Parameters:
             ///   - maxRequestsPer1Minute: The maximum requests per minute.
             ///   - maxTokensPer1Minute: The maximum tokens per minute.
-            ///   - maxImagesPer1Minute: The maximum images per minute. Only relevant for certain models.
-            ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute. Only relevant for certain models.
-            ///   - maxRequestsPer1Day: The maximum requests per day. Only relevant for certain models.
-            ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day. Only relevant for certain models.
+            ///   - maxImagesPer1Minute: The maximum images per minute.
+            ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute.
+            ///   - maxRequestsPer1Day: The maximum requests per day.
+            ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day.
             public init(
                 maxRequestsPer1Minute: Swift.Int? = nil,
                 maxTokensPer1Minute: Swift.Int? = nil,
@@ -3005,7 +2999,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Creates a new `RoleBoundToResource`.
         ///
         /// - Parameters:
-        ///   - id: The ID of the resource the role was bound to. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
+        ///   - id: The ID of the resource the role was bound to.
         ///   - roleID: The ID of the role that was bound to the resource.
         ///   - resourceID: The ID of the resource the role was bound to.
         ///   - resourceType: The type of resource the role was bound to.
@@ -3148,7 +3142,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Creates a new `RoleUnboundFromResource`.
         ///
         /// - Parameters:
-        ///   - id: The ID of the resource the role was unbound from. ChatGPT workspace connector resources use `<workspace_id>__<connector_id>`.
+        ///   - id: The ID of the resource the role was unbound from.
         ///   - roleID: The ID of the role that was unbound from the resource.
         ///   - resourceID: The ID of the resource the role was unbound from.
         ///   - resourceType: The type of resource the role was unbound from.
@@ -3323,7 +3317,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Creates a new `DataValue`.
             ///
             /// - Parameters:
-            ///   - role: The role of the service account. Is either `owner` or `member`.
+            ///   - role: The role of the service account.
             public init(role: Swift.String? = nil) {
                 self.role = role
             }
@@ -3415,7 +3409,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
-            ///   - role: The role of the service account. Is either `owner` or `member`.
+            ///   - role: The role of the service account.
             public init(role: Swift.String? = nil) {
                 self.role = role
             }
@@ -3886,7 +3880,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Creates a new `DataValue`.
             ///
             /// - Parameters:
-            ///   - role: The role of the user. Is either `owner` or `member`.
+            ///   - role: The role of the user.
             public init(role: Swift.String? = nil) {
                 self.role = role
             }
@@ -3978,7 +3972,7 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Creates a new `ChangesRequested`.
             ///
             /// - Parameters:
-            ///   - role: The role of the user. Is either `owner` or `member`.
+            ///   - role: The role of the user.
             public init(role: Swift.String? = nil) {
                 self.role = role
             }
@@ -4214,15 +4208,11 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated`.
     public struct CertificatesActivated: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `certificates` member.
         public var certificates: [AuditLog.CertificatesActivated.CertificateValue]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificatesActivated`.
-        ///
-        /// - Parameters:
-        ///   - certificates: The `certificates` member.
         public init(certificates: [AuditLog.CertificatesActivated.CertificateValue]? = nil) {
             self.certificates = certificates
         }
@@ -4250,8 +4240,6 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             try container.encodeIfPresent(self.certificates, forKey: .certificates)
         }
 
-        /// The `items` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.activated/properties/certificates/items`.
         public struct CertificateValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The certificate ID.
@@ -4306,15 +4294,11 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated`.
     public struct CertificatesDeactivated: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `certificates` member.
         public var certificates: [AuditLog.CertificatesDeactivated.CertificateValue]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `CertificatesDeactivated`.
-        ///
-        /// - Parameters:
-        ///   - certificates: The `certificates` member.
         public init(certificates: [AuditLog.CertificatesDeactivated.CertificateValue]? = nil) {
             self.certificates = certificates
         }
@@ -4342,8 +4326,6 @@ public struct AuditLog: Codable, Hashable, Sendable, SpecDeviationReporting {
             try container.encodeIfPresent(self.certificates, forKey: .certificates)
         }
 
-        /// The `items` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/AuditLog/properties/certificates.deactivated/properties/certificates/items`.
         public struct CertificateValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The certificate ID.

@@ -19,7 +19,7 @@ public struct AuditLogActor: Codable, Hashable, Sendable, SpecDeviationReporting
     /// Creates a new `AuditLogActor`.
     ///
     /// - Parameters:
-    ///   - type: The type of actor. Is either `session` or `api_key`.
+    ///   - type: The type of actor.
     ///   - session: The session in which the audit logged action was performed.
     ///   - apiKey: The API Key used to perform the audit logged action.
     public init(
@@ -100,7 +100,7 @@ public struct AuditLogActorAPIKey: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - id: The tracking id of the API key.
-    ///   - type: The type of API key. Can be either `user` or `service_account`.
+    ///   - type: The type of API key.
     ///   - user: The user who performed the audit logged action.
     ///   - serviceAccount: The service account that performed the audit logged action.
     public init(
@@ -758,17 +758,14 @@ public struct AuditLogEventType: OpenEnum {
     public static var tenantWorkspaceInviteEmailSettingsUpdated: Self { Self(rawValue: "tenant.workspace_invite_email_settings.updated") }
 }
 
-/// The `ListAuditLogsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListAuditLogsResponse`.
 public struct ListAuditLogsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [AuditLog]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -776,10 +773,9 @@ public struct ListAuditLogsResponse: Codable, Hashable, Sendable, SpecDeviationR
     /// Creates a new `ListAuditLogsResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [AuditLog],
         hasMore: Swift.Bool,

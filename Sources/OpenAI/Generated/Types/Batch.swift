@@ -3,20 +3,16 @@
 
 import Foundation
 
-/// The `Batch` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Batch`.
 public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
     /// The OpenAI API endpoint used by the batch.
     public var endpoint: Swift.String
     /// Model ID used to process the batch, like `gpt-5-2025-08-07`. OpenAI
     /// offers a wide range of models with different capabilities, performance
     /// characteristics, and price points. Refer to the [model
-    /// guide](/docs/models) to browse and compare available models.
+    /// guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: Swift.String?
-    /// The `errors` member.
     public var errors: Batch.Errors?
     /// The ID of the input file for the batch.
     public var inputFileID: Swift.String
@@ -52,7 +48,6 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// breakdown of output tokens, and the total tokens used. Only populated on
     /// batches created after September 7, 2025.
     public var usage: Batch.Usage?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -60,14 +55,12 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Batch`.
     ///
     /// - Parameters:
-    ///   - id: The `id` member.
     ///   - endpoint: The OpenAI API endpoint used by the batch.
     ///   - inputFileID: The ID of the input file for the batch.
     ///   - completionWindow: The time frame within which the batch should be processed.
     ///   - status: The current status of the batch.
     ///   - createdAt: The Unix timestamp (in seconds) for when the batch was created.
-    ///   - model: Model ID used to process the batch, like `gpt-5-2025-08-07`. OpenAI
-    ///   - errors: The `errors` member.
+    ///   - model: Model ID used to process the batch, like `gpt-5-2025-08-07`.
     ///   - outputFileID: The ID of the file containing the outputs of successfully executed requests.
     ///   - errorFileID: The ID of the file containing the outputs of requests with errors.
     ///   - inProgressAt: The Unix timestamp (in seconds) for when the batch started processing.
@@ -79,8 +72,7 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - cancellingAt: The Unix timestamp (in seconds) for when the batch started cancelling.
     ///   - cancelledAt: The Unix timestamp (in seconds) for when the batch was cancelled.
     ///   - requestCounts: The request counts for different statuses within the batch.
-    ///   - usage: Represents token usage details including input tokens, output tokens, a
-    ///   - metadata: The `metadata` member.
+    ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
     public init(
         id: Swift.String,
         endpoint: Swift.String,
@@ -213,13 +205,10 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         try container.encodeIfPresent(self.metadata, forKey: .metadata)
     }
 
-    /// The `errors` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
     public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The object type, which is always `list`.
         public var object: Swift.String?
-        /// The `data` member.
         public var data: [BatchError]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -228,7 +217,6 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Parameters:
         ///   - object: The object type, which is always `list`.
-        ///   - data: The `data` member.
         public init(
             object: Swift.String? = nil,
             data: [BatchError]? = nil
@@ -382,7 +370,7 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// - Remark: Generated from `#/components/schemas/Batch/properties/usage/properties/input_tokens_details`.
         public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The number of tokens that were retrieved from the cache. [More on
-            /// prompt caching](/docs/guides/prompt-caching).
+            /// prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
             public var cachedTokens: Swift.Int
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -390,7 +378,7 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Creates a new `InputTokensDetails`.
             ///
             /// - Parameters:
-            ///   - cachedTokens: The number of tokens that were retrieved from the cache. [More on
+            ///   - cachedTokens: The number of tokens that were retrieved from the cache.
             public init(cachedTokens: Swift.Int) {
                 self.cachedTokens = cachedTokens
             }
@@ -462,17 +450,13 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `BatchError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BatchError`.
 public struct BatchError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An error code identifying the error type.
     public var code: Swift.String?
     /// A human-readable message providing more details about the error.
     public var message: Swift.String?
-    /// The `param` member.
     public var param: Swift.String?
-    /// The `line` member.
     public var line: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -482,8 +466,6 @@ public struct BatchError: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// - Parameters:
     ///   - code: An error code identifying the error type.
     ///   - message: A human-readable message providing more details about the error.
-    ///   - param: The `param` member.
-    ///   - line: The `line` member.
     public init(
         code: Swift.String? = nil,
         message: Swift.String? = nil,
@@ -541,7 +523,7 @@ public struct BatchFileExpirationAfter: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `BatchFileExpirationAfter`.
     ///
     /// - Parameters:
-    ///   - seconds: The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
+    ///   - seconds: The number of seconds after the anchor time that the file will expire.
     public init(seconds: Swift.Int) {
         self.seconds = seconds
     }
@@ -632,19 +614,16 @@ public struct BatchRequestCounts: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `CreateBatchRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateBatchRequest`.
 public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of an uploaded file that contains requests for the new batch.
     ///
-    /// See [upload file](/docs/api-reference/files/create) for how to upload a file.
+    /// See [upload file](https://platform.openai.com/docs/api-reference/files/create) for how to upload a file.
     ///
-    /// Your input file must be formatted as a [JSONL file](/docs/api-reference/batch/request-input), and must be uploaded with the purpose `batch`. The file can contain up to 50,000 requests, and can be up to 200 MB in size.
+    /// Your input file must be formatted as a [JSONL file](https://platform.openai.com/docs/api-reference/batch/request-input), and must be uploaded with the purpose `batch`. The file can contain up to 50,000 requests, and can be up to 200 MB in size.
     public var inputFileID: Swift.String
     /// The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
     public var endpoint: CreateBatchRequest.Endpoint
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// The expiration policy for the output and/or error file that are generated for a batch.
     public var outputExpiresAfter: BatchFileExpirationAfter?
@@ -655,8 +634,7 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - inputFileID: The ID of an uploaded file that contains requests for the new batch.
-    ///   - endpoint: The endpoint to be used for all requests in the batch. Currently `/v1/responses`, `/v1/chat/completions`, `/v1/embeddings`, `/v1/completions`, `/v1/moderations`, `/v1/images/generations`, `/v1/images/edits`, and `/v1/videos` are supported. Note that `/v1/embeddings` batches are also restricted to a maximum of 50,000 embedding inputs across all requests in the batch.
-    ///   - metadata: The `metadata` member.
+    ///   - endpoint: The endpoint to be used for all requests in the batch.
     ///   - outputExpiresAfter: The expiration policy for the output and/or error file that are generated for a batch.
     public init(
         inputFileID: Swift.String,
@@ -743,17 +721,14 @@ public struct CreateBatchRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `ListBatchesResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListBatchesResponse`.
 public struct ListBatchesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [Batch]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -761,10 +736,9 @@ public struct ListBatchesResponse: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `ListBatchesResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [Batch],
         hasMore: Swift.Bool,

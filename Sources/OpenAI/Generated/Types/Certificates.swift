@@ -19,7 +19,7 @@ public struct Certificate: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
-    /// The `certificate_details` member.
+    /// The JSON member `certificate_details`.
     public var certificateDetails: Certificate.CertificateDetails
     /// Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
     public var active: Swift.Bool?
@@ -32,9 +32,9 @@ public struct Certificate: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - object: The object type.
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
-    ///   - certificateDetails: The `certificate_details` member.
+    ///   - certificateDetails: The JSON member `certificate_details`.
     ///   - name: The name of the certificate.
-    ///   - active: Whether the certificate is currently active at the specified scope. Not returned when getting details for a specific certificate.
+    ///   - active: Whether the certificate is currently active at the specified scope.
     public init(
         object: Certificate.Object,
         id: Swift.String,
@@ -115,8 +115,6 @@ public struct Certificate: Codable, Hashable, Sendable, SpecDeviationReporting {
         public static var organizationProjectCertificate: Self { Self(rawValue: "organization.project.certificate") }
     }
 
-    /// The `certificate_details` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/Certificate/properties/certificate_details`.
     public struct CertificateDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -175,8 +173,6 @@ public struct Certificate: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `DeleteCertificateResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteCertificateResponse`.
 public struct DeleteCertificateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the certificate that was deleted.
@@ -219,17 +215,14 @@ public struct DeleteCertificateResponse: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `ListCertificatesResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListCertificatesResponse`.
 public struct ListCertificatesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [OrganizationCertificate]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -237,10 +230,9 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `ListCertificatesResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [OrganizationCertificate],
         hasMore: Swift.Bool,
@@ -296,17 +288,14 @@ public struct ListCertificatesResponse: Codable, Hashable, Sendable, SpecDeviati
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ListProjectCertificatesResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListProjectCertificatesResponse`.
 public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [OrganizationProjectCertificate]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -314,10 +303,9 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Spec
     /// Creates a new `ListProjectCertificatesResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [OrganizationProjectCertificate],
         hasMore: Swift.Bool,
@@ -373,8 +361,6 @@ public struct ListProjectCertificatesResponse: Codable, Hashable, Sendable, Spec
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ModifyCertificateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ModifyCertificateRequest`.
 public struct ModifyCertificateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The updated name for the certificate
@@ -424,7 +410,7 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable, SpecDeviatio
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
-    /// The `certificate_details` member.
+    /// The JSON member `certificate_details`.
     public var certificateDetails: OrganizationCertificate.CertificateDetails
     /// Whether the certificate is currently active at the organization level.
     public var active: Swift.Bool
@@ -436,7 +422,7 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable, SpecDeviatio
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
-    ///   - certificateDetails: The `certificate_details` member.
+    ///   - certificateDetails: The JSON member `certificate_details`.
     ///   - active: Whether the certificate is currently active at the organization level.
     ///   - name: The name of the certificate.
     public init(
@@ -491,8 +477,6 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable, SpecDeviatio
         try container.encode(self.active, forKey: .active)
     }
 
-    /// The `certificate_details` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/OrganizationCertificate/properties/certificate_details`.
     public struct CertificateDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -543,19 +527,13 @@ public struct OrganizationCertificate: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// The `OrganizationCertificateActivationResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateActivationResponse`.
 public struct OrganizationCertificateActivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `data` member.
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationCertificateActivationResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The `data` member.
     public init(data: [OrganizationCertificate]) {
         self.data = data
     }
@@ -587,19 +565,13 @@ public struct OrganizationCertificateActivationResponse: Codable, Hashable, Send
     }
 }
 
-/// The `OrganizationCertificateDeactivationResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/OrganizationCertificateDeactivationResponse`.
 public struct OrganizationCertificateDeactivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `data` member.
     public var data: [OrganizationCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationCertificateDeactivationResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The `data` member.
     public init(data: [OrganizationCertificate]) {
         self.data = data
     }
@@ -641,7 +613,7 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable, SpecD
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the certificate was uploaded.
     public var createdAt: Swift.Int
-    /// The `certificate_details` member.
+    /// The JSON member `certificate_details`.
     public var certificateDetails: OrganizationProjectCertificate.CertificateDetails
     /// Whether the certificate is currently active at the project level.
     public var active: Swift.Bool
@@ -653,7 +625,7 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable, SpecD
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the certificate was uploaded.
-    ///   - certificateDetails: The `certificate_details` member.
+    ///   - certificateDetails: The JSON member `certificate_details`.
     ///   - active: Whether the certificate is currently active at the project level.
     ///   - name: The name of the certificate.
     public init(
@@ -708,8 +680,6 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable, SpecD
         try container.encode(self.active, forKey: .active)
     }
 
-    /// The `certificate_details` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificate/properties/certificate_details`.
     public struct CertificateDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The Unix timestamp (in seconds) of when the certificate becomes valid.
@@ -760,19 +730,13 @@ public struct OrganizationProjectCertificate: Codable, Hashable, Sendable, SpecD
     }
 }
 
-/// The `OrganizationProjectCertificateActivationResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateActivationResponse`.
 public struct OrganizationProjectCertificateActivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `data` member.
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationProjectCertificateActivationResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The `data` member.
     public init(data: [OrganizationProjectCertificate]) {
         self.data = data
     }
@@ -804,19 +768,13 @@ public struct OrganizationProjectCertificateActivationResponse: Codable, Hashabl
     }
 }
 
-/// The `OrganizationProjectCertificateDeactivationResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/OrganizationProjectCertificateDeactivationResponse`.
 public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `data` member.
     public var data: [OrganizationProjectCertificate]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OrganizationProjectCertificateDeactivationResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The `data` member.
     public init(data: [OrganizationProjectCertificate]) {
         self.data = data
     }
@@ -848,11 +806,9 @@ public struct OrganizationProjectCertificateDeactivationResponse: Codable, Hasha
     }
 }
 
-/// The `ToggleCertificatesRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ToggleCertificatesRequest`.
 public struct ToggleCertificatesRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `certificate_ids` member.
+    /// The JSON member `certificate_ids`.
     public var certificateIDs: [Swift.String]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -860,7 +816,7 @@ public struct ToggleCertificatesRequest: Codable, Hashable, Sendable, SpecDeviat
     /// Creates a new `ToggleCertificatesRequest`.
     ///
     /// - Parameters:
-    ///   - certificateIDs: The `certificate_ids` member.
+    ///   - certificateIDs: The JSON member `certificate_ids`.
     public init(certificateIDs: [Swift.String]) {
         self.certificateIDs = certificateIDs
     }
@@ -889,8 +845,6 @@ public struct ToggleCertificatesRequest: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `UploadCertificateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UploadCertificateRequest`.
 public struct UploadCertificateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional name for the certificate

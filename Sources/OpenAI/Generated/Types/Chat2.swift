@@ -3,11 +3,8 @@
 
 import Foundation
 
-/// The `CreateChatCompletionRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
 public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
@@ -15,51 +12,48 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     /// requested.
     /// `logprobs` must be set to `true` if this parameter is used.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: CreateChatCompletionRequest.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
     /// A list of messages comprising the conversation so far. Depending on the
-    /// [model](/docs/models) you use, different message types (modalities) are
-    /// supported, like [text](/docs/guides/text-generation),
-    /// [images](/docs/guides/vision), and [audio](/docs/guides/audio).
+    /// [model](https://platform.openai.com/docs/models) you use, different message types (modalities) are
+    /// supported, like [text](https://platform.openai.com/docs/guides/text-generation),
+    /// [images](https://platform.openai.com/docs/guides/vision), and [audio](https://platform.openai.com/docs/guides/audio).
     public var messages: [ChatCompletionRequestMessage]
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsShared
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: ServiceTier?
-    /// The `modalities` member.
     public var modalities: ResponseModalities?
-    /// The `verbosity` member.
     public var verbosity: Verbosity?
-    /// The `reasoning_effort` member.
+    /// The JSON member `reasoning_effort`.
     public var reasoningEffort: ReasoningEffort?
-    /// An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](/docs/guides/reasoning).
+    /// An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
     public var maxCompletionTokens: Swift.Int?
     /// Number between -2.0 and 2.0. Positive values penalize new tokens based on
     /// their existing frequency in the text so far, decreasing the model's
@@ -70,34 +64,33 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     /// to talk about new topics.
     public var presencePenalty: Swift.Double?
     /// This tool searches the web for relevant results to use in a response.
-    /// Learn more about the [web search tool](/docs/guides/tools-web-search?api-mode=chat).
+    /// Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search?api-mode=chat).
     public var webSearchOptions: CreateChatCompletionRequest.WebSearchOptions?
     /// An object specifying the format that the model must output.
     ///
     /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
     /// Structured Outputs which ensures the model will match your supplied JSON
     /// schema. Learn more in the [Structured Outputs
-    /// guide](/docs/guides/structured-outputs).
+    /// guide](https://platform.openai.com/docs/guides/structured-outputs).
     ///
     /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
     /// ensures the message the model generates is valid JSON. Using `json_schema`
     /// is preferred for models that support it.
     public var responseFormat: CreateChatCompletionRequest.ResponseFormat?
     /// Parameters for audio output. Required when audio output is requested with
-    /// `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
+    /// `modalities: ["audio"]`. [Learn more](https://platform.openai.com/docs/guides/audio).
     public var audio: CreateChatCompletionRequest.Audio?
     /// Whether or not to store the output of this chat completion request for
-    /// use in our [model distillation](/docs/guides/distillation) or
-    /// [evals](/docs/guides/evals) products.
+    /// use in our [model distillation](https://platform.openai.com/docs/guides/distillation) or
+    /// [evals](https://platform.openai.com/docs/guides/evals) products.
     ///
     /// Supports text and image inputs. Note: image inputs over 8MB will be dropped.
     public var store: Swift.Bool?
-    /// The `moderation` member.
     public var moderation: ModerationParam?
     /// If set to true, the model response data will be streamed to the client
     /// as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
-    /// See the [Streaming section below](/docs/api-reference/chat/streaming)
-    /// for more information, along with the [streaming responses](/docs/guides/streaming-responses)
+    /// See the [Streaming section below](https://platform.openai.com/docs/api-reference/chat/streaming)
+    /// for more information, along with the [streaming responses](https://platform.openai.com/docs/guides/streaming-responses)
     /// guide for more information on how to handle the streaming events.
     public var stream: Swift.Bool?
     /// Not supported with latest reasoning models `o3` and `o4-mini`.
@@ -119,12 +112,12 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     /// `content` of `message`.
     public var logprobs: Swift.Bool?
     private var _maxTokens: Swift.Int?
-    /// The maximum number of [tokens](/tokenizer) that can be generated in the
+    /// The maximum number of [tokens](https://platform.openai.com/tokenizer) that can be generated in the
     /// chat completion. This value can be used to control
     /// [costs](https://openai.com/api/pricing/) for text generated via API.
     ///
     /// This value is now deprecated in favor of `max_completion_tokens`, and is
-    /// not compatible with [o-series models](/docs/guides/reasoning).
+    /// not compatible with [o-series models](https://platform.openai.com/docs/guides/reasoning).
     @available(*, deprecated)
     public var maxTokens: Swift.Int? {
         get { _maxTokens }
@@ -132,7 +125,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     }
     /// How many chat completion choices to generate for each input message. Note that you will be charged based on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.
     public var n: Swift.Int?
-    /// Configuration for a [Predicted Output](/docs/guides/predicted-outputs),
+    /// Configuration for a [Predicted Output](https://platform.openai.com/docs/guides/predicted-outputs),
     /// which can greatly improve response times when large parts of the model
     /// response are known ahead of time. This is most common when you are
     /// regenerating a file with only minor changes to most of the content.
@@ -146,11 +139,11 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
         get { _seed }
         set { _seed = newValue }
     }
-    /// The `stream_options` member.
+    /// The JSON member `stream_options`.
     public var streamOptions: ChatCompletionStreamOptions?
     /// A list of tools the model may call. You can provide either
-    /// [custom tools](/docs/guides/function-calling#custom-tools) or
-    /// [function tools](/docs/guides/function-calling).
+    /// [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools) or
+    /// [function tools](https://platform.openai.com/docs/guides/function-calling).
     public var tools: [CreateChatCompletionRequest.ToolValue]?
     /// Controls which (if any) tool is called by the model.
     /// `none` means the model will not call any tool and instead generates a message.
@@ -160,7 +153,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     ///
     /// `none` is the default when no tools are present. `auto` is the default if tools are present.
     public var toolChoice: ChatCompletionToolChoiceOption?
-    /// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    /// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     public var parallelToolCalls: ParallelToolCalls?
     private var _functionCall: CreateChatCompletionRequest.FunctionCall?
     /// Deprecated in favor of `tool_choice`.
@@ -198,41 +191,36 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `CreateChatCompletionRequest`.
     ///
     /// - Parameters:
-    ///   - messages: A list of messages comprising the conversation so far. Depending on the
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - modalities: The `modalities` member.
-    ///   - verbosity: The `verbosity` member.
-    ///   - reasoningEffort: The `reasoning_effort` member.
-    ///   - maxCompletionTokens: An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](/docs/guides/reasoning).
-    ///   - frequencyPenalty: Number between -2.0 and 2.0. Positive values penalize new tokens based on
-    ///   - presencePenalty: Number between -2.0 and 2.0. Positive values penalize new tokens based on
+    ///   - messages: A list of messages comprising the conversation so far.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - maxCompletionTokens: An upper bound for the number of tokens that can be generated for a completion, including visible output tokens and [reasoning tokens](https://platform.openai.com/docs/guides/reasoning).
+    ///   - frequencyPenalty: Number between -2.0 and 2.0.
+    ///   - presencePenalty: Number between -2.0 and 2.0.
     ///   - webSearchOptions: This tool searches the web for relevant results to use in a response.
     ///   - responseFormat: An object specifying the format that the model must output.
-    ///   - audio: Parameters for audio output. Required when audio output is requested with
-    ///   - store: Whether or not to store the output of this chat completion request for
-    ///   - moderation: The `moderation` member.
-    ///   - stream: If set to true, the model response data will be streamed to the client
+    ///   - audio: Parameters for audio output.
+    ///   - store: Whether or not to store the output of this chat completion request for use in our [model distillation](https://platform.openai.com/docs/guides/distillation) or [evals](https://platform.openai.com/docs/guides/evals) products.
+    ///   - stream: If set to true, the model response data will be streamed to the client as it is generated using [server-sent events](https://developer.mozilla.org/en-US/docs/Web/API/Server-sent_events/Using_server-sent_events#Event_stream_format).
     ///   - stop: Not supported with latest reasoning models `o3` and `o4-mini`.
     ///   - logitBias: Modify the likelihood of specified tokens appearing in the completion.
-    ///   - logprobs: Whether to return log probabilities of the output tokens or not. If true,
-    ///   - maxTokens: The maximum number of [tokens](/tokenizer) that can be generated in the
-    ///   - n: How many chat completion choices to generate for each input message. Note that you will be charged based on the number of generated tokens across all of the choices. Keep `n` as `1` to minimize costs.
-    ///   - prediction: Configuration for a [Predicted Output](/docs/guides/predicted-outputs),
+    ///   - logprobs: Whether to return log probabilities of the output tokens or not.
+    ///   - maxTokens: The maximum number of [tokens](https://platform.openai.com/tokenizer) that can be generated in the chat completion.
+    ///   - n: How many chat completion choices to generate for each input message.
+    ///   - prediction: Configuration for a [Predicted Output](https://platform.openai.com/docs/guides/predicted-outputs), which can greatly improve response times when large parts of the model response are known ahead of time.
     ///   - seed: This feature is in Beta.
-    ///   - streamOptions: The `stream_options` member.
-    ///   - tools: A list of tools the model may call. You can provide either
+    ///   - streamOptions: The JSON member `stream_options`.
+    ///   - tools: A list of tools the model may call.
     ///   - toolChoice: Controls which (if any) tool is called by the model.
-    ///   - parallelToolCalls: Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+    ///   - parallelToolCalls: Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
     ///   - functionCall: Deprecated in favor of `tool_choice`.
     ///   - functions: Deprecated in favor of `tools`.
     public init(
@@ -446,7 +434,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -474,7 +462,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     }
 
     /// This tool searches the web for relevant results to use in a response.
-    /// Learn more about the [web search tool](/docs/guides/tools-web-search?api-mode=chat).
+    /// Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search?api-mode=chat).
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/web_search_options`.
     public struct WebSearchOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -490,7 +478,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
         ///
         /// - Parameters:
         ///   - userLocation: Approximate location parameters for the search.
-        ///   - searchContextSize: High level guidance for the amount of context window space to use for the
+        ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
         public init(
             userLocation: CreateChatCompletionRequest.WebSearchOptions.UserLocation? = nil,
             searchContextSize: WebSearchContextSize? = nil
@@ -575,7 +563,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
     /// Structured Outputs which ensures the model will match your supplied JSON
     /// schema. Learn more in the [Structured Outputs
-    /// guide](/docs/guides/structured-outputs).
+    /// guide](https://platform.openai.com/docs/guides/structured-outputs).
     ///
     /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
     /// ensures the message the model generates is valid JSON. Using `json_schema`
@@ -585,11 +573,11 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/response_format`.
     public enum ResponseFormat: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Default response format. Used to generate text responses. (type: `text`)
+        /// Default response format. Selected when `type` is `text`.
         case text(ResponseFormatText)
-        /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
+        /// JSON Schema response format. Selected when `type` is `json_schema`.
         case jsonSchema(ResponseFormatJSONSchema)
-        /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
+        /// JSON object response format. Selected when `type` is `json_object`.
         case jsonObject(ResponseFormatJSONObject)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -624,7 +612,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     }
 
     /// Parameters for audio output. Required when audio output is requested with
-    /// `modalities: ["audio"]`. [Learn more](/docs/guides/audio).
+    /// `modalities: ["audio"]`. [Learn more](https://platform.openai.com/docs/guides/audio).
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -642,8 +630,8 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
         /// Creates a new `Audio`.
         ///
         /// - Parameters:
-        ///   - voice: The voice the model uses to respond. Supported built-in voices are
-        ///   - format: Specifies the output audio format. Must be one of `wav`, `mp3`, `flac`,
+        ///   - voice: The voice the model uses to respond.
+        ///   - format: Specifies the output audio format.
         public init(
             voice: VoiceIDsOrCustomVoice,
             format: CreateChatCompletionRequest.Audio.Format
@@ -711,15 +699,13 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A function tool that can be used to generate a response. (type: `function`)
+        /// A function tool that can be used to generate a response. Selected when `type` is `function`.
         case function(ChatCompletionTool)
-        /// A custom tool that processes input using a specified format. (type: `custom`)
+        /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
         case custom(CustomToolChatCompletions)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -771,7 +757,7 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest/allOf/1/properties/function_call`.
     public enum FunctionCall: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// `none` means the model will not call a function and instead generates a message. `auto` means the model can pick between generating a message or calling a function.
+        /// `none` means the model will not call a function and instead generates a message.
         case string(CreateChatCompletionRequest.FunctionCall.StringValue)
         /// Specifying a particular function via `{"name": "my_function"}` forces the model to call that function.
         case chatCompletionFunctionCallOption(ChatCompletionFunctionCallOption)
@@ -837,9 +823,8 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
     public var created: Swift.Int
     /// The model used for the chat completion.
     public var model: Swift.String
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: ServiceTier?
     private var _systemFingerprint: Swift.String?
     /// This fingerprint represents the backend configuration that the model runs with.
@@ -852,7 +837,6 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
     }
     /// Usage statistics for the completion request.
     public var usage: CompletionUsage?
-    /// The `moderation` member.
     public var moderation: ChatCompletionModeration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -861,14 +845,12 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - id: A unique identifier for the chat completion.
-    ///   - choices: A list of chat completion choices. Can be more than one if `n` is greater than 1.
+    ///   - choices: A list of chat completion choices.
     ///   - created: The Unix timestamp (in seconds) of when the chat completion was created.
     ///   - model: The model used for the chat completion.
-    ///   - metadata: The `metadata` member.
-    ///   - serviceTier: The `service_tier` member.
+    ///   - serviceTier: The JSON member `service_tier`.
     ///   - systemFingerprint: This fingerprint represents the backend configuration that the model runs with.
     ///   - usage: Usage statistics for the completion request.
-    ///   - moderation: The `moderation` member.
     public init(
         id: Swift.String,
         choices: [CreateChatCompletionResponse.Choice],
@@ -941,8 +923,6 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
         try container.encodeIfPresent(self.moderation, forKey: .moderation)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items`.
     public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
@@ -955,7 +935,6 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
         public var index: Swift.Int
         /// A chat completion message generated by the model.
         public var message: ChatCompletionResponseMessage
-        /// The `logprobs` member.
         public var logprobs: CreateChatCompletionResponse.Choice.Logprobs?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -963,10 +942,9 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
         /// Creates a new `Choice`.
         ///
         /// - Parameters:
-        ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        ///   - finishReason: The reason the model stopped generating tokens.
         ///   - index: The index of the choice in the list of choices.
         ///   - message: A chat completion message generated by the model.
-        ///   - logprobs: The `logprobs` member.
         public init(
             finishReason: CreateChatCompletionResponse.Choice.FinishReason,
             index: Swift.Int,
@@ -1047,18 +1025,12 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
         ///
         /// - Remark: Generated from `#/components/schemas/CreateChatCompletionResponse/properties/choices/items/properties/logprobs/anyOf/0`.
         public struct Logprobs: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `content` member.
             public var content: [ChatCompletionTokenLogprob]?
-            /// The `refusal` member.
             public var refusal: [ChatCompletionTokenLogprob]?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Logprobs`.
-            ///
-            /// - Parameters:
-            ///   - content: The `content` member.
-            ///   - refusal: The `refusal` member.
             public init(
                 content: [ChatCompletionTokenLogprob]? = nil,
                 refusal: [ChatCompletionTokenLogprob]? = nil
@@ -1098,7 +1070,7 @@ public struct CreateChatCompletionResponse: Codable, Hashable, Sendable, SpecDev
 
 /// Represents a streamed chunk of a chat completion response returned
 /// by the model, based on the provided input.
-/// [Learn more](/docs/guides/streaming-responses).
+/// [Learn more](https://platform.openai.com/docs/guides/streaming-responses).
 ///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse`.
 public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1115,7 +1087,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable, S
     /// mitigation to certain side-channel attacks. The field is included by
     /// default and omitted when `stream_options.include_obfuscation` is `false`.
     public var obfuscation: Swift.String?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: ServiceTier?
     private var _systemFingerprint: Swift.String?
     /// This fingerprint represents the backend configuration that the model runs with.
@@ -1134,7 +1106,6 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable, S
     /// receive the final usage chunk which contains the total token usage for
     /// the request.
     public var usage: CompletionUsage?
-    /// The `moderation` member.
     public var moderation: ChatCompletionModeration?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1142,15 +1113,14 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable, S
     /// Creates a new `CreateChatCompletionStreamResponse`.
     ///
     /// - Parameters:
-    ///   - id: A unique identifier for the chat completion. Each chunk has the same ID.
-    ///   - choices: A list of chat completion choices. Can contain more than one elements if `n` is greater than 1. Can also be empty for the
-    ///   - created: The Unix timestamp (in seconds) of when the chat completion was created. Each chunk has the same timestamp.
+    ///   - id: A unique identifier for the chat completion.
+    ///   - choices: A list of chat completion choices.
+    ///   - created: The Unix timestamp (in seconds) of when the chat completion was created.
     ///   - model: The model to generate the completion.
-    ///   - obfuscation: An obfuscation string added to normalize the size of streamed chunks as a
-    ///   - serviceTier: The `service_tier` member.
+    ///   - obfuscation: An obfuscation string added to normalize the size of streamed chunks as a mitigation to certain side-channel attacks.
+    ///   - serviceTier: The JSON member `service_tier`.
     ///   - systemFingerprint: This fingerprint represents the backend configuration that the model runs with.
-    ///   - usage: An optional field that will only be present when you set
-    ///   - moderation: The `moderation` member.
+    ///   - usage: An optional field that will only be present when you set `stream_options: {"include_usage": true}` in your request.
     public init(
         id: Swift.String,
         choices: [CreateChatCompletionStreamResponse.Choice],
@@ -1223,8 +1193,6 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable, S
         try container.encodeIfPresent(self.moderation, forKey: .moderation)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateChatCompletionStreamResponse/properties/choices/items`.
     public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A chat completion delta generated by streamed model responses.
@@ -1247,7 +1215,7 @@ public struct CreateChatCompletionStreamResponse: Codable, Hashable, Sendable, S
         ///   - delta: A chat completion delta generated by streamed model responses.
         ///   - index: The index of the choice in the list of choices.
         ///   - logprobs: Log probability information for the choice.
-        ///   - finishReason: The reason the model stopped generating tokens. This will be `stop` if the model hit a natural stop point or a provided stop sequence,
+        ///   - finishReason: The reason the model stopped generating tokens.
         public init(
             delta: ChatCompletionStreamResponseDelta,
             index: Swift.Int,
@@ -1437,7 +1405,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable, SpecDeviat
         /// - Parameters:
         ///   - name: The name of the custom tool, used to identify it in tool calls.
         ///   - description: Optional description of the custom tool, used to provide more context.
-        ///   - format: The input format for the custom tool. Default is unconstrained text.
+        ///   - format: The input format for the custom tool.
         public init(
             name: Swift.String,
             description: Swift.String? = nil,
@@ -1483,9 +1451,9 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable, SpecDeviat
         ///
         /// - Remark: Generated from `#/components/schemas/CustomToolChatCompletions/properties/custom/properties/format`.
         public enum Format: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// Unconstrained free-form text. (type: `text`)
+            /// Unconstrained free-form text. Selected when `type` is `text`.
             case text(CustomToolChatCompletions.Custom.Format.Text)
-            /// A grammar defined by the user. (type: `grammar`)
+            /// A grammar defined by the user. Selected when `type` is `grammar`.
             case grammar(CustomToolChatCompletions.Custom.Format.Grammar)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -1608,7 +1576,7 @@ public struct CustomToolChatCompletions: Codable, Hashable, Sendable, SpecDeviat
                     ///
                     /// - Parameters:
                     ///   - definition: The grammar definition.
-                    ///   - syntax: The syntax of the grammar definition. One of `lark` or `regex`.
+                    ///   - syntax: The syntax of the grammar definition.
                     public init(
                         definition: Swift.String,
                         syntax: CustomToolChatCompletions.Custom.Format.Grammar.GrammarValue.Syntax
@@ -1721,9 +1689,9 @@ public struct PredictionContent: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Remark: Generated from `#/components/schemas/PredictionContent/properties/content`.
     public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// The content used for a Predicted Output. This is often the
+        /// The content used for a Predicted Output.
         case string(Swift.String)
-        /// An array of content parts with a defined type. Supported options differ based on the [model](/docs/models) being used to generate the response. Can contain text inputs.
+        /// An array of content parts with a defined type.
         case arrayOfContentParts([ChatCompletionRequestMessageContentPartText])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1759,13 +1727,9 @@ public struct PredictionContent: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `ResponseModalities` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ResponseModalities`.
 public typealias ResponseModalities = [ResponseModality]
 
-/// The `items` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseModalities/anyOf/0/items`.
@@ -1786,8 +1750,8 @@ public struct ResponseModality: OpenEnum {
 /// Specifies the processing type used for serving the request.
 ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
 ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
-///   - If set to '[flex](/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
-///   - To opt-in to [Fast mode](/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
 ///   - When not set, the default behavior is 'auto'.
 ///
 ///   When the `service_tier` parameter is set, the response body will include the `service_tier` value based on the processing mode actually used to serve the request. This response value may be different from the value set in the parameter.
@@ -1865,10 +1829,10 @@ public struct WebSearchLocation: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `WebSearchLocation`.
     ///
     /// - Parameters:
-    ///   - country: The two-letter
+    ///   - country: The two-letter [ISO country code](https://en.wikipedia.org/wiki/ISO_3166-1) of the user, e.g. `US`.
     ///   - region: Free text input for the region of the user, e.g. `California`.
     ///   - city: Free text input for the city of the user, e.g. `San Francisco`.
-    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones)
+    ///   - timezone: The [IANA timezone](https://timeapi.io/documentation/iana-timezones) of the user, e.g. `America/Los_Angeles`.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,

@@ -3,19 +3,17 @@
 
 import Foundation
 
-/// The `CreateEmbeddingRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingRequest`.
 public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
     public var input: CreateEmbeddingRequest.Input
-    /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     public var model: CreateEmbeddingRequest.ModelValue
     /// The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/).
     public var encodingFormat: CreateEmbeddingRequest.EncodingFormat?
     /// The number of dimensions the resulting output embeddings should have. Only supported in `text-embedding-3` and later models.
     public var dimensions: Swift.Int?
-    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
+    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -23,11 +21,11 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `CreateEmbeddingRequest`.
     ///
     /// - Parameters:
-    ///   - input: Input text to embed, encoded as a string or array of tokens. To embed multiple inputs in a single request, pass an array of strings or array of token arrays. The input must not exceed the max input tokens for the model (8192 tokens for all embedding models), cannot be an empty string, and any array must be 2048 dimensions or less. [Example Python code](https://cookbook.openai.com/examples/how_to_count_tokens_with_tiktoken) for counting tokens. In addition to the per-input token limit, all embedding  models enforce a maximum of 300,000 tokens summed across all inputs in a  single request.
-    ///   - model: ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
-    ///   - encodingFormat: The format to return the embeddings in. Can be either `float` or [`base64`](https://pypi.org/project/pybase64/).
-    ///   - dimensions: The number of dimensions the resulting output embeddings should have. Only supported in `text-embedding-3` and later models.
-    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
+    ///   - input: Input text to embed, encoded as a string or array of tokens.
+    ///   - model: ID of the model to use.
+    ///   - encodingFormat: The format to return the embeddings in.
+    ///   - dimensions: The number of dimensions the resulting output embeddings should have.
+    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         input: CreateEmbeddingRequest.Input,
         model: CreateEmbeddingRequest.ModelValue,
@@ -134,7 +132,7 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviation
         }
     }
 
-    /// ID of the model to use. You can use the [List models](/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](/docs/models) for descriptions of them.
+    /// ID of the model to use. You can use the [List models](https://platform.openai.com/docs/api-reference/models/list) API to see all of your available models, or see our [Model overview](https://platform.openai.com/docs/models) for descriptions of them.
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -176,8 +174,6 @@ public struct CreateEmbeddingRequest: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `CreateEmbeddingResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateEmbeddingResponse`.
 public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The list of embeddings generated by the model.
@@ -295,7 +291,7 @@ public struct CreateEmbeddingResponse: Codable, Hashable, Sendable, SpecDeviatio
 public struct Embedding: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the embedding in the list of embeddings.
     public var index: Swift.Int
-    /// The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](/docs/guides/embeddings).
+    /// The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](https://platform.openai.com/docs/guides/embeddings).
     public var embedding: EmbeddingVector
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -304,7 +300,7 @@ public struct Embedding: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - index: The index of the embedding in the list of embeddings.
-    ///   - embedding: The embedding vector, which is a list of floats. The length of vector depends on the model as listed in the [embedding guide](/docs/guides/embeddings).
+    ///   - embedding: The embedding vector, which is a list of floats.
     public init(
         index: Swift.Int,
         embedding: EmbeddingVector

@@ -9,7 +9,7 @@ import Foundation
 public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalCompletionsRunDataSource.InputMessages?
-    /// The `sampling_params` member.
+    /// The JSON member `sampling_params`.
     public var samplingParams: CreateEvalCompletionsRunDataSource.SamplingParams?
     /// The name of the model to use for generating completions (e.g. "o3-mini").
     public var model: Swift.String?
@@ -22,8 +22,8 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
     ///
     /// - Parameters:
     ///   - source: Determines what populates the `item` namespace in this run's data source.
-    ///   - inputMessages: Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
-    ///   - samplingParams: The `sampling_params` member.
+    ///   - inputMessages: Used when sampling from a model.
+    ///   - samplingParams: The JSON member `sampling_params`.
     ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     public init(
         source: CreateEvalCompletionsRunDataSource.Source,
@@ -78,9 +78,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages`.
     public enum InputMessages: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `template`
+        /// Selected when `type` is `template`.
         case template(CreateEvalCompletionsRunDataSource.InputMessages.Template)
-        /// type: `item_reference`
+        /// Selected when `type` is `item_reference`.
         case itemReference(CreateEvalCompletionsRunDataSource.InputMessages.ItemReference)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -122,7 +122,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
             /// Creates a new `Template`.
             ///
             /// - Parameters:
-            ///   - template: A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
+            ///   - template: A list of chat messages forming the prompt or context.
             public init(template: [CreateEvalCompletionsRunDataSource.InputMessages.Template.TemplateItem]) {
                 self.template = template
             }
@@ -153,15 +153,13 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
                 try container.encode(self.template, forKey: .template)
             }
 
-            /// The `items` schema.
-            ///
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
             public enum TemplateItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-                /// A message input to the model with a role indicating instruction following
+                /// A message input to the model with a role indicating instruction following hierarchy.
                 case easyInputMessage(EasyInputMessage)
-                /// A message input to the model with a role indicating instruction following
+                /// A message input to the model with a role indicating instruction following hierarchy.
                 case evalItem(EvalItem)
                 /// A variant this SDK does not know, kept as its raw JSON.
                 case unknown(JSONValue)
@@ -206,7 +204,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
             /// Creates a new `ItemReference`.
             ///
             /// - Parameters:
-            ///   - itemReference: A reference to a variable in the `item` namespace. Ie, "item.input_trajectory"
+            ///   - itemReference: A reference to a variable in the `item` namespace.
             public init(itemReference: Swift.String) {
                 self.itemReference = itemReference
             }
@@ -239,11 +237,9 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         }
     }
 
-    /// The `sampling_params` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `reasoning_effort` member.
+        /// The JSON member `reasoning_effort`.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
         public var temperature: Swift.Double?
@@ -258,7 +254,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
         /// Structured Outputs which ensures the model will match your supplied JSON
         /// schema. Learn more in the [Structured Outputs
-        /// guide](/docs/guides/structured-outputs).
+        /// guide](https://platform.openai.com/docs/guides/structured-outputs).
         ///
         /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
         /// ensures the message the model generates is valid JSON. Using `json_schema`
@@ -272,13 +268,13 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
-        ///   - reasoningEffort: The `reasoning_effort` member.
+        ///   - reasoningEffort: The JSON member `reasoning_effort`.
         ///   - temperature: A higher temperature increases randomness in the outputs.
         ///   - maxCompletionTokens: The maximum number of tokens in the generated output.
         ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
         ///   - seed: A seed value to initialize the randomness, during sampling.
         ///   - responseFormat: An object specifying the format that the model must output.
-        ///   - tools: A list of tools the model may call. Currently, only functions are supported as a tool. Use this to provide a list of functions the model may generate JSON inputs for. A max of 128 functions are supported.
+        ///   - tools: A list of tools the model may call.
         public init(
             reasoningEffort: ReasoningEffort? = nil,
             temperature: Swift.Double? = nil,
@@ -343,7 +339,7 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         /// Setting to `{ "type": "json_schema", "json_schema": {...} }` enables
         /// Structured Outputs which ensures the model will match your supplied JSON
         /// schema. Learn more in the [Structured Outputs
-        /// guide](/docs/guides/structured-outputs).
+        /// guide](https://platform.openai.com/docs/guides/structured-outputs).
         ///
         /// Setting to `{ "type": "json_object" }` enables the older JSON mode, which
         /// ensures the message the model generates is valid JSON. Using `json_schema`
@@ -353,11 +349,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/sampling_params/properties/response_format`.
         public enum ResponseFormat: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// Default response format. Used to generate text responses. (type: `text`)
+            /// Default response format. Selected when `type` is `text`.
             case text(ResponseFormatText)
-            /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
+            /// JSON Schema response format. Selected when `type` is `json_schema`.
             case jsonSchema(ResponseFormatJSONSchema)
-            /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
+            /// JSON object response format. Selected when `type` is `json_object`.
             case jsonObject(ResponseFormatJSONObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -398,11 +394,11 @@ public struct CreateEvalCompletionsRunDataSource: Codable, Hashable, Sendable, S
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalCompletionsRunDataSource/properties/source`.
     public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `file_content`
+        /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
-        /// type: `file_id`
+        /// Selected when `type` is `file_id`.
         case fileID(EvalJsonlFileIDSource)
-        /// A StoredCompletionsRunDataSource configuration describing a set of filters (type: `stored_completions`)
+        /// A StoredCompletionsRunDataSource configuration describing a set of filters. Selected when `type` is `stored_completions`.
         case storedCompletions(EvalStoredCompletionsSource)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -501,7 +497,7 @@ public struct CreateEvalCustomDataSourceConfig: Codable, Hashable, Sendable, Spe
 /// - Remark: Generated from `#/components/schemas/CreateEvalItem`.
 public enum CreateEvalItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     case simpleInputMessage(CreateEvalItem.SimpleInputMessage)
-    /// A message input to the model with a role indicating instruction following
+    /// A message input to the model with a role indicating instruction following hierarchy.
     case evalItem(EvalItem)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -633,9 +629,9 @@ public struct CreateEvalJsonlRunDataSource: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalJsonlRunDataSource/properties/source`.
     public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `file_content`
+        /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
-        /// type: `file_id`
+        /// Selected when `type` is `file_id`.
         case fileID(EvalJsonlFileIDSource)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -689,10 +685,10 @@ public struct CreateEvalLabelModelGrader: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - model: The model to use for the evaluation. Must support structured outputs.
-    ///   - input: A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
+    ///   - model: The model to use for the evaluation.
+    ///   - input: A list of chat messages forming the prompt or context.
     ///   - labels: The labels to classify to each item in the evaluation.
-    ///   - passingLabels: The labels that indicate a passing result. Must be a subset of labels.
+    ///   - passingLabels: The labels that indicate a passing result.
     public init(
         name: Swift.String,
         model: Swift.String,
@@ -797,7 +793,6 @@ public struct CreateEvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecD
 public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the evaluation.
     public var name: Swift.String?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
     public var dataSourceConfig: CreateEvalRequest.DataSourceConfig
@@ -809,10 +804,9 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `CreateEvalRequest`.
     ///
     /// - Parameters:
-    ///   - dataSourceConfig: The configuration for the data source used for the evaluation runs. Dictates the schema of the data used in the evaluation.
-    ///   - testingCriteria: A list of graders for all eval runs in this group. Graders can reference variables in the data source using double curly braces notation, like `{{item.variable_name}}`. To reference the model's output, use the `sample` namespace (ie, `{{sample.output_text}}`).
+    ///   - dataSourceConfig: The configuration for the data source used for the evaluation runs.
+    ///   - testingCriteria: A list of graders for all eval runs in this group.
     ///   - name: The name of the evaluation.
-    ///   - metadata: The `metadata` member.
     public init(
         dataSourceConfig: CreateEvalRequest.DataSourceConfig,
         testingCriteria: [CreateEvalRequest.TestingCriteriaItem],
@@ -863,11 +857,11 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/data_source_config`.
     public enum DataSourceConfig: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A CustomDataSourceConfig object that defines the schema for the data source used for the evaluation runs. (type: `custom`)
+        /// A CustomDataSourceConfig object that defines the schema for the data source used for the evaluation runs. Selected when `type` is `custom`.
         case custom(CreateEvalCustomDataSourceConfig)
-        /// A data source config which specifies the metadata property of your logs query. (type: `logs`)
+        /// A data source config which specifies the metadata property of your logs query. Selected when `type` is `logs`.
         case logs(CreateEvalLogsDataSourceConfig)
-        /// Deprecated in favor of LogsDataSourceConfig. (type: `stored_completions`)
+        /// Deprecated in favor of LogsDataSourceConfig. Selected when `type` is `stored_completions`.
         case storedCompletions(CreateEvalStoredCompletionsDataSourceConfig)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -901,21 +895,19 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRequest/properties/testing_criteria/items`.
     public enum TestingCriteriaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A LabelModelGrader object which uses a model to assign labels to each item (type: `label_model`)
+        /// A LabelModelGrader object which uses a model to assign labels to each item in the evaluation. Selected when `type` is `label_model`.
         case labelModel(CreateEvalLabelModelGrader)
-        /// type: `string_check`
+        /// Selected when `type` is `string_check`.
         case stringCheck(EvalGraderStringCheck)
-        /// type: `text_similarity`
+        /// Selected when `type` is `text_similarity`.
         case textSimilarity(EvalGraderTextSimilarity)
-        /// type: `python`
+        /// Selected when `type` is `python`.
         case python(EvalGraderPython)
-        /// type: `score_model`
+        /// Selected when `type` is `score_model`.
         case scoreModel(EvalGraderScoreModel)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -962,7 +954,7 @@ public struct CreateEvalRequest: Codable, Hashable, Sendable, SpecDeviationRepor
 public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
     public var inputMessages: CreateEvalResponsesRunDataSource.InputMessages?
-    /// The `sampling_params` member.
+    /// The JSON member `sampling_params`.
     public var samplingParams: CreateEvalResponsesRunDataSource.SamplingParams?
     /// The name of the model to use for generating completions (e.g. "o3-mini").
     public var model: Swift.String?
@@ -975,8 +967,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - source: Determines what populates the `item` namespace in this run's data source.
-    ///   - inputMessages: Used when sampling from a model. Dictates the structure of the messages passed into the model. Can either be a reference to a prebuilt trajectory (ie, `item.input_trajectory`), or a template with variable references to the `item` namespace.
-    ///   - samplingParams: The `sampling_params` member.
+    ///   - inputMessages: Used when sampling from a model.
+    ///   - samplingParams: The JSON member `sampling_params`.
     ///   - model: The name of the model to use for generating completions (e.g. "o3-mini").
     public init(
         source: CreateEvalResponsesRunDataSource.Source,
@@ -1031,9 +1023,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages`.
     public enum InputMessages: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `template`
+        /// Selected when `type` is `template`.
         case template(CreateEvalResponsesRunDataSource.InputMessages.Template)
-        /// type: `item_reference`
+        /// Selected when `type` is `item_reference`.
         case itemReference(CreateEvalResponsesRunDataSource.InputMessages.ItemReference)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1075,7 +1067,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
             /// Creates a new `Template`.
             ///
             /// - Parameters:
-            ///   - template: A list of chat messages forming the prompt or context. May include variable references to the `item` namespace, ie {{item.name}}.
+            ///   - template: A list of chat messages forming the prompt or context.
             public init(template: [CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem]) {
                 self.template = template
             }
@@ -1106,14 +1098,12 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
                 try container.encode(self.template, forKey: .template)
             }
 
-            /// The `items` schema.
-            ///
             /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/input_messages/oneOf/0/properties/template/items`.
             public enum TemplateItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
                 case chatMessage(CreateEvalResponsesRunDataSource.InputMessages.Template.TemplateItem.ChatMessage)
-                /// A message input to the model with a role indicating instruction following
+                /// A message input to the model with a role indicating instruction following hierarchy.
                 case evalItem(EvalItem)
                 /// A variant this SDK does not know, kept as its raw JSON.
                 case unknown(JSONValue)
@@ -1209,7 +1199,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
             /// Creates a new `ItemReference`.
             ///
             /// - Parameters:
-            ///   - itemReference: A reference to a variable in the `item` namespace. Ie, "item.name"
+            ///   - itemReference: A reference to a variable in the `item` namespace.
             public init(itemReference: Swift.String) {
                 self.itemReference = itemReference
             }
@@ -1242,11 +1232,9 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         }
     }
 
-    /// The `sampling_params` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `reasoning_effort` member.
+        /// The JSON member `reasoning_effort`.
         public var reasoningEffort: ReasoningEffort?
         /// A higher temperature increases randomness in the outputs.
         public var temperature: Swift.Double?
@@ -1262,17 +1250,17 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         /// The two categories of tools you can provide the model are:
         ///
         /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-        ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-        ///   or [file search](/docs/guides/tools-file-search). Learn more about
-        ///   [built-in tools](/docs/guides/tools).
+        ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+        ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+        ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
         /// - **Function calls (custom tools)**: Functions that are defined by you,
         ///   enabling the model to call your own code. Learn more about
-        ///   [function calling](/docs/guides/function-calling).
+        ///   [function calling](https://platform.openai.com/docs/guides/function-calling).
         public var tools: [Tool]?
         /// Configuration options for a text response from the model. Can be plain
         /// text or structured JSON data. Learn more:
-        /// - [Text inputs and outputs](/docs/guides/text)
-        /// - [Structured Outputs](/docs/guides/structured-outputs)
+        /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+        /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
         public var text: CreateEvalResponsesRunDataSource.SamplingParams.Text?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1280,13 +1268,13 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
-        ///   - reasoningEffort: The `reasoning_effort` member.
+        ///   - reasoningEffort: The JSON member `reasoning_effort`.
         ///   - temperature: A higher temperature increases randomness in the outputs.
         ///   - maxCompletionTokens: The maximum number of tokens in the generated output.
         ///   - topP: An alternative to temperature for nucleus sampling; 1.0 includes all tokens.
         ///   - seed: A seed value to initialize the randomness, during sampling.
-        ///   - tools: An array of tools the model may call while generating a response. You
-        ///   - text: Configuration options for a text response from the model. Can be plain
+        ///   - tools: An array of tools the model may call while generating a response.
+        ///   - text: Configuration options for a text response from the model.
         public init(
             reasoningEffort: ReasoningEffort? = nil,
             temperature: Swift.Double? = nil,
@@ -1348,8 +1336,8 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
 
         /// Configuration options for a text response from the model. Can be plain
         /// text or structured JSON data. Learn more:
-        /// - [Text inputs and outputs](/docs/guides/text)
-        /// - [Structured Outputs](/docs/guides/structured-outputs)
+        /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+        /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
         ///
         /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/sampling_params/properties/text`.
         public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1357,7 +1345,7 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
             ///
             /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
             /// which ensures the model will match your supplied JSON schema. Learn more in the
-            /// [Structured Outputs guide](/docs/guides/structured-outputs).
+            /// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
             ///
             /// The default format is `{ "type": "text" }` with no additional options.
             ///
@@ -1409,11 +1397,11 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalResponsesRunDataSource/properties/source`.
     public enum Source: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `file_content`
+        /// Selected when `type` is `file_content`.
         case fileContent(EvalJsonlFileContentSource)
-        /// type: `file_id`
+        /// Selected when `type` is `file_id`.
         case fileID(EvalJsonlFileIDSource)
-        /// A EvalResponsesSource object describing a run data source configuration. (type: `responses`)
+        /// A EvalResponsesSource object describing a run data source configuration. Selected when `type` is `responses`.
         case responses(EvalResponsesSource)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1454,7 +1442,6 @@ public struct CreateEvalResponsesRunDataSource: Codable, Hashable, Sendable, Spe
 public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the run.
     public var name: Swift.String?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// Details about the run's data source.
     public var dataSource: CreateEvalRunRequest.DataSource
@@ -1466,7 +1453,6 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationRe
     /// - Parameters:
     ///   - dataSource: Details about the run's data source.
     ///   - name: The name of the run.
-    ///   - metadata: The `metadata` member.
     public init(
         dataSource: CreateEvalRunRequest.DataSource,
         name: Swift.String? = nil,
@@ -1512,11 +1498,11 @@ public struct CreateEvalRunRequest: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Remark: Generated from `#/components/schemas/CreateEvalRunRequest/properties/data_source`.
     public enum DataSource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval (type: `jsonl`)
+        /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
-        /// A CompletionsRunDataSource object describing a model sampling configuration. (type: `completions`)
+        /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
         case completions(CreateEvalCompletionsRunDataSource)
-        /// A ResponsesRunDataSource object describing a model sampling configuration. (type: `responses`)
+        /// A ResponsesRunDataSource object describing a model sampling configuration. Selected when `type` is `responses`.
         case responses(CreateEvalResponsesRunDataSource)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1616,7 +1602,6 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var testingCriteria: [Eval.TestingCriteriaItem]
     /// The Unix timestamp (in seconds) for when the eval was created.
     public var createdAt: Swift.Int
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1629,7 +1614,6 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - dataSourceConfig: Configuration of data sources used in runs of the evaluation.
     ///   - testingCriteria: A list of testing criteria.
     ///   - createdAt: The Unix timestamp (in seconds) for when the eval was created.
-    ///   - metadata: The `metadata` member.
     public init(
         id: Swift.String,
         name: Swift.String,
@@ -1693,11 +1677,11 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/data_source_config`.
     public enum DataSourceConfig: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces. (type: `custom`)
+        /// A CustomDataSourceConfig which specifies the schema of your `item` and optionally `sample` namespaces. Selected when `type` is `custom`.
         case custom(EvalCustomDataSourceConfig)
-        /// A LogsDataSourceConfig which specifies the metadata property of your logs query. (type: `logs`)
+        /// A LogsDataSourceConfig which specifies the metadata property of your logs query. Selected when `type` is `logs`.
         case logs(EvalLogsDataSourceConfig)
-        /// Deprecated in favor of LogsDataSourceConfig. (type: `stored_completions`)
+        /// Deprecated in favor of LogsDataSourceConfig. Selected when `type` is `stored_completions`.
         case storedCompletions(EvalStoredCompletionsDataSourceConfig)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1731,21 +1715,19 @@ public struct Eval: Codable, Hashable, Sendable, SpecDeviationReporting {
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/Eval/properties/testing_criteria/items`.
     public enum TestingCriteriaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `label_model`
+        /// Selected when `type` is `label_model`.
         case labelModel(EvalGraderLabelModel)
-        /// type: `string_check`
+        /// Selected when `type` is `string_check`.
         case stringCheck(EvalGraderStringCheck)
-        /// type: `text_similarity`
+        /// Selected when `type` is `text_similarity`.
         case textSimilarity(EvalGraderTextSimilarity)
-        /// type: `python`
+        /// Selected when `type` is `python`.
         case python(EvalGraderPython)
-        /// type: `score_model`
+        /// Selected when `type` is `score_model`.
         case scoreModel(EvalGraderScoreModel)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1893,7 +1875,6 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable, SpecDeviationRe
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
     public var model: Swift.String
-    /// The `input` member.
     public var input: [EvalItem]
     /// The labels to assign to each item in the evaluation.
     public var labels: [Swift.String]
@@ -1906,10 +1887,9 @@ public struct EvalGraderLabelModel: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - model: The model to use for the evaluation. Must support structured outputs.
-    ///   - input: The `input` member.
+    ///   - model: The model to use for the evaluation.
     ///   - labels: The labels to assign to each item in the evaluation.
-    ///   - passingLabels: The labels that indicate a passing result. Must be a subset of labels.
+    ///   - passingLabels: The labels that indicate a passing result.
     public init(
         name: Swift.String,
         model: Swift.String,
@@ -2057,9 +2037,9 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
     /// - Parameters:
     ///   - name: The name of the grader.
     ///   - model: The model to use for the evaluation.
-    ///   - input: The input messages evaluated by the grader. Supports text, output text, input image, and input audio content blocks, and may include template strings.
+    ///   - input: The input messages evaluated by the grader.
     ///   - samplingParams: The sampling parameters for the model.
-    ///   - range: The range of the score. Defaults to `[0, 1]`.
+    ///   - range: The range of the score.
     ///   - passThreshold: The threshold for the score.
     public init(
         name: Swift.String,
@@ -2122,15 +2102,13 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `seed` member.
         public var seed: Swift.Int?
-        /// The `top_p` member.
+        /// The JSON member `top_p`.
         public var topP: Swift.Double?
-        /// The `temperature` member.
         public var temperature: Swift.Double?
-        /// The `max_completions_tokens` member.
+        /// The JSON member `max_completions_tokens`.
         public var maxCompletionsTokens: Swift.Int?
-        /// The `reasoning_effort` member.
+        /// The JSON member `reasoning_effort`.
         public var reasoningEffort: ReasoningEffort?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2138,11 +2116,9 @@ public struct EvalGraderScoreModel: Codable, Hashable, Sendable, SpecDeviationRe
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
-        ///   - seed: The `seed` member.
-        ///   - topP: The `top_p` member.
-        ///   - temperature: The `temperature` member.
-        ///   - maxCompletionsTokens: The `max_completions_tokens` member.
-        ///   - reasoningEffort: The `reasoning_effort` member.
+        ///   - topP: The JSON member `top_p`.
+        ///   - maxCompletionsTokens: The JSON member `max_completions_tokens`.
+        ///   - reasoningEffort: The JSON member `reasoning_effort`.
         public init(
             seed: Swift.Int? = nil,
             topP: Swift.Double? = nil,
@@ -2213,9 +2189,9 @@ public struct EvalGraderStringCheck: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - input: The input text. This may include template strings.
-    ///   - reference: The reference text. This may include template strings.
-    ///   - operation: The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
+    ///   - input: The input text.
+    ///   - reference: The reference text.
+    ///   - operation: The string check operation to perform.
     public init(
         name: Swift.String,
         input: Swift.String,
@@ -2314,7 +2290,7 @@ public struct EvalGraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviati
     ///   - name: The name of the grader.
     ///   - input: The text being graded.
     ///   - reference: The text being graded against.
-    ///   - evaluationMetric: The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
+    ///   - evaluationMetric: The evaluation metric to use.
     ///   - passThreshold: The threshold for the score.
     public init(
         name: Swift.String,
@@ -2460,22 +2436,14 @@ public struct EvalJsonlFileContentSource: Codable, Hashable, Sendable, SpecDevia
         try container.encode(self.content, forKey: .content)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/EvalJsonlFileContentSource/properties/content/items`.
     public struct ContentItem: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `item` member.
         public var item: [Swift.String: JSONValue]
-        /// The `sample` member.
         public var sample: [Swift.String: JSONValue]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ContentItem`.
-        ///
-        /// - Parameters:
-        ///   - item: The `item` member.
-        ///   - sample: The `sample` member.
         public init(
             item: [Swift.String: JSONValue],
             sample: [Swift.String: JSONValue]? = nil
@@ -2640,7 +2608,6 @@ public struct EvalList: Codable, Hashable, Sendable, SpecDeviationReporting, Cur
 ///
 /// - Remark: Generated from `#/components/schemas/EvalLogsDataSourceConfig`.
 public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
@@ -2652,7 +2619,6 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
-    ///   - metadata: The `metadata` member.
     public init(
         schema: [Swift.String: JSONValue],
         metadata: Metadata? = nil
@@ -2695,25 +2661,20 @@ public struct EvalLogsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviati
 ///
 /// - Remark: Generated from `#/components/schemas/EvalResponsesSource`.
 public struct EvalResponsesSource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: [Swift.String: JSONValue]?
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `instructions_search` member.
+    /// The JSON member `instructions_search`.
     public var instructionsSearch: Swift.String?
-    /// The `created_after` member.
+    /// The JSON member `created_after`.
     public var createdAfter: Swift.Int?
-    /// The `created_before` member.
+    /// The JSON member `created_before`.
     public var createdBefore: Swift.Int?
-    /// The `reasoning_effort` member.
+    /// The JSON member `reasoning_effort`.
     public var reasoningEffort: ReasoningEffort?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
-    /// The `users` member.
     public var users: [Swift.String]?
-    /// The `tools` member.
     public var tools: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2721,16 +2682,11 @@ public struct EvalResponsesSource: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `EvalResponsesSource`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - model: The `model` member.
-    ///   - instructionsSearch: The `instructions_search` member.
-    ///   - createdAfter: The `created_after` member.
-    ///   - createdBefore: The `created_before` member.
-    ///   - reasoningEffort: The `reasoning_effort` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - users: The `users` member.
-    ///   - tools: The `tools` member.
+    ///   - instructionsSearch: The JSON member `instructions_search`.
+    ///   - createdAfter: The JSON member `created_after`.
+    ///   - createdBefore: The JSON member `created_before`.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
+    ///   - topP: The JSON member `top_p`.
     public init(
         metadata: [Swift.String: JSONValue]? = nil,
         model: Swift.String? = nil,
@@ -2835,7 +2791,6 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var perTestingCriteriaResults: [EvalRun.PerTestingCriteriaResult]
     /// Information about the run's data source.
     public var dataSource: EvalRun.DataSource
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// An object representing an error response from the Eval API.
     public var error: EvalAPIError
@@ -2857,7 +2812,6 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - perTestingCriteriaResults: Results per testing criteria applied during the evaluation run.
     ///   - dataSource: Information about the run's data source.
     ///   - error: An object representing an error response from the Eval API.
-    ///   - metadata: The `metadata` member.
     public init(
         id: Swift.String,
         evalID: Swift.String,
@@ -3017,8 +2971,6 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
         }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_model_usage/items`.
     public struct PerModelUsageItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the model.
@@ -3100,8 +3052,6 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
         }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/per_testing_criteria_results/items`.
     public struct PerTestingCriteriaResult: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A description of the testing criteria.
@@ -3165,11 +3115,11 @@ public struct EvalRun: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/EvalRun/properties/data_source`.
     public enum DataSource: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval (type: `jsonl`)
+        /// A JsonlRunDataSource object with that specifies a JSONL file that matches the eval. Selected when `type` is `jsonl`.
         case jsonl(CreateEvalJsonlRunDataSource)
-        /// A CompletionsRunDataSource object describing a model sampling configuration. (type: `completions`)
+        /// A CompletionsRunDataSource object describing a model sampling configuration. Selected when `type` is `completions`.
         case completions(CreateEvalCompletionsRunDataSource)
-        /// A ResponsesRunDataSource object describing a model sampling configuration. (type: `responses`)
+        /// A ResponsesRunDataSource object describing a model sampling configuration. Selected when `type` is `responses`.
         case responses(CreateEvalResponsesRunDataSource)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3555,8 +3505,6 @@ public struct EvalRunOutputItem: Codable, Hashable, Sendable, SpecDeviationRepor
             }
         }
 
-        /// The `items` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/EvalRunOutputItem/properties/sample/properties/output/items`.
         public struct OutputItemValue: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The role of the message (e.g. "system", "assistant", "user").
@@ -3833,7 +3781,6 @@ public struct EvalRunOutputItemResult: Codable, Hashable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsDataSourceConfig`.
 public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// The json schema for the run data source items.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
@@ -3845,7 +3792,6 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
     ///
     /// - Parameters:
     ///   - schema: The json schema for the run data source items.
-    ///   - metadata: The `metadata` member.
     public init(
         schema: [Swift.String: JSONValue],
         metadata: Metadata? = nil
@@ -3888,15 +3834,12 @@ public struct EvalStoredCompletionsDataSourceConfig: Codable, Hashable, Sendable
 ///
 /// - Remark: Generated from `#/components/schemas/EvalStoredCompletionsSource`.
 public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `created_after` member.
+    /// The JSON member `created_after`.
     public var createdAfter: Swift.Int?
-    /// The `created_before` member.
+    /// The JSON member `created_before`.
     public var createdBefore: Swift.Int?
-    /// The `limit` member.
     public var limit: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3904,11 +3847,8 @@ public struct EvalStoredCompletionsSource: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `EvalStoredCompletionsSource`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - model: The `model` member.
-    ///   - createdAfter: The `created_after` member.
-    ///   - createdBefore: The `created_before` member.
-    ///   - limit: The `limit` member.
+    ///   - createdAfter: The JSON member `created_after`.
+    ///   - createdBefore: The JSON member `created_before`.
     public init(
         metadata: Metadata? = nil,
         model: Swift.String? = nil,

@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `CreateFileRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateFileRequest`.
 public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The File object (not file name) to be uploaded.
@@ -28,8 +26,8 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Parameters:
     ///   - file: The File object (not file name) to be uploaded.
-    ///   - purpose: The intended purpose of the uploaded file. One of:
-    ///   - expiresAfter: The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
+    ///   - purpose: The intended purpose of the uploaded file.
+    ///   - expiresAfter: The expiration policy for a file.
     public init(
         file: FileUpload,
         purpose: CreateFileRequest.Purpose,
@@ -113,22 +111,14 @@ public struct CreateFileRequest: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `DeleteFileResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteFileResponse`.
 public struct DeleteFileResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteFileResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -167,19 +157,15 @@ public struct DeleteFileResponse: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `ListFilesResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListFilesResponse`.
 public struct ListFilesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [OpenAIFile]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -187,11 +173,9 @@ public struct ListFilesResponse: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `ListFilesResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [OpenAIFile],

@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `CreateFineTuningCheckpointPermissionRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningCheckpointPermissionRequest`.
 public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The project identifiers to grant access to.
@@ -44,22 +42,20 @@ public struct CreateFineTuningCheckpointPermissionRequest: Codable, Hashable, Se
     }
 }
 
-/// The `CreateFineTuningJobRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest`.
 public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the model to fine-tune. You can select one of the
-    /// [supported models](/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
+    /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
     public var model: CreateFineTuningJobRequest.ModelValue
     /// The ID of an uploaded file that contains training data.
     ///
-    /// See [upload file](/docs/api-reference/files/create) for how to upload a file.
+    /// See [upload file](https://platform.openai.com/docs/api-reference/files/create) for how to upload a file.
     ///
     /// Your dataset must be formatted as a JSONL file. Additionally, you must upload your file with the purpose `fine-tune`.
     ///
-    /// The contents of the file should differ depending on if the model uses the [chat](/docs/api-reference/fine-tuning/chat-input), [completions](/docs/api-reference/fine-tuning/completions-input) format, or if the fine-tuning method uses the [preference](/docs/api-reference/fine-tuning/preference-input) format.
+    /// The contents of the file should differ depending on if the model uses the [chat](https://platform.openai.com/docs/api-reference/fine-tuning/chat-input), [completions](https://platform.openai.com/docs/api-reference/fine-tuning/completions-input) format, or if the fine-tuning method uses the [preference](https://platform.openai.com/docs/api-reference/fine-tuning/preference-input) format.
     ///
-    /// See the [fine-tuning guide](/docs/guides/model-optimization) for more details.
+    /// See the [fine-tuning guide](https://platform.openai.com/docs/guides/model-optimization) for more details.
     public var trainingFile: Swift.String
     private var _hyperparameters: CreateFineTuningJobRequest.Hyperparameters?
     /// The hyperparameters used for the fine-tuning job.
@@ -82,7 +78,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     ///
     /// Your dataset must be formatted as a JSONL file. You must upload your file with the purpose `fine-tune`.
     ///
-    /// See the [fine-tuning guide](/docs/guides/model-optimization) for more details.
+    /// See the [fine-tuning guide](https://platform.openai.com/docs/guides/model-optimization) for more details.
     public var validationFile: Swift.String?
     /// A list of integrations to enable for your fine-tuning job.
     public var integrations: [CreateFineTuningJobRequest.Integration]?
@@ -91,7 +87,6 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     public var seed: Swift.Int?
     /// The method used for fine-tuning.
     public var method: FineTuneMethod?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -99,15 +94,14 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     /// Creates a new `CreateFineTuningJobRequest`.
     ///
     /// - Parameters:
-    ///   - model: The name of the model to fine-tune. You can select one of the
+    ///   - model: The name of the model to fine-tune.
     ///   - trainingFile: The ID of an uploaded file that contains training data.
     ///   - hyperparameters: The hyperparameters used for the fine-tuning job.
     ///   - suffix: A string of up to 64 characters that will be added to your fine-tuned model name.
     ///   - validationFile: The ID of an uploaded file that contains validation data.
     ///   - integrations: A list of integrations to enable for your fine-tuning job.
-    ///   - seed: The seed controls the reproducibility of the job. Passing in the same seed and job parameters should produce the same results, but may differ in rare cases.
+    ///   - seed: The seed controls the reproducibility of the job.
     ///   - method: The method used for fine-tuning.
-    ///   - metadata: The `metadata` member.
     public init(
         model: CreateFineTuningJobRequest.ModelValue,
         trainingFile: Swift.String,
@@ -178,7 +172,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     }
 
     /// The name of the model to fine-tune. You can select one of the
-    /// [supported models](/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
+    /// [supported models](https://platform.openai.com/docs/guides/fine-tuning#which-models-can-be-fine-tuned).
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -225,9 +219,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
         /// Creates a new `Hyperparameters`.
         ///
         /// - Parameters:
-        ///   - batchSize: Number of examples in each batch. A larger batch size means that model parameters
-        ///   - learningRateMultiplier: Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
-        ///   - nEpochs: The number of epochs to train the model for. An epoch refers to one full cycle
+        ///   - batchSize: Number of examples in each batch.
+        ///   - learningRateMultiplier: Scaling factor for the learning rate.
+        ///   - nEpochs: The number of epochs to train the model for.
         public init(
             batchSize: CreateFineTuningJobRequest.Hyperparameters.BatchSize? = nil,
             learningRateMultiplier: CreateFineTuningJobRequest.Hyperparameters.LearningRateMultiplier? = nil,
@@ -394,8 +388,6 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
         }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateFineTuningJobRequest/properties/integrations/items`.
     public struct Integration: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The settings for your integration with Weights and Biases. This payload specifies the project that
@@ -408,7 +400,7 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
         /// Creates a new `Integration`.
         ///
         /// - Parameters:
-        ///   - wandb: The settings for your integration with Weights and Biases. This payload specifies the project that
+        ///   - wandb: The settings for your integration with Weights and Biases.
         public init(wandb: CreateFineTuningJobRequest.Integration.Wandb) {
             self.wandb = wandb
         }
@@ -462,9 +454,9 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
             ///
             /// - Parameters:
             ///   - project: The name of the project that the new run will be created under.
-            ///   - name: A display name to set for the run. If not set, we will use the Job ID as the name.
-            ///   - entity: The entity to use for the run. This allows you to set the team or username of the WandB user that you would
-            ///   - tags: A list of tags to be attached to the newly created run. These tags are passed through directly to WandB. Some
+            ///   - name: A display name to set for the run.
+            ///   - entity: The entity to use for the run.
+            ///   - tags: A list of tags to be attached to the newly created run.
             public init(
                 project: Swift.String,
                 name: Swift.String? = nil,
@@ -512,8 +504,6 @@ public struct CreateFineTuningJobRequest: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `DeleteFineTuningCheckpointPermissionResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteFineTuningCheckpointPermissionResponse`.
 public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the fine-tuned model checkpoint permission that was deleted.
@@ -566,23 +556,18 @@ public struct DeleteFineTuningCheckpointPermissionResponse: Codable, Hashable, S
     }
 }
 
-/// The `FineTuneChatCompletionRequestAssistantMessage` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FineTuneChatCompletionRequestAssistantMessage`.
 public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Controls whether the assistant message is trained against (0 or 1)
     public var weight: Swift.Int?
-    /// The `content` member.
     public var content: FineTuneChatCompletionRequestAssistantMessage.ContentValue?
-    /// The `refusal` member.
     public var refusal: Swift.String?
     /// An optional name for the participant. Provides the model information to differentiate between participants of the same role.
     public var name: Swift.String?
-    /// The `audio` member.
     public var audio: FineTuneChatCompletionRequestAssistantMessage.Audio?
     /// The tool calls generated by the model, such as function calls.
     public var toolCalls: ChatCompletionMessageToolCalls?
-    /// The `function_call` member.
+    /// The JSON member `function_call`.
     public var functionCall: FineTuneChatCompletionRequestAssistantMessage.FunctionCall?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -591,12 +576,9 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     ///
     /// - Parameters:
     ///   - weight: Controls whether the assistant message is trained against (0 or 1)
-    ///   - content: The `content` member.
-    ///   - refusal: The `refusal` member.
-    ///   - name: An optional name for the participant. Provides the model information to differentiate between participants of the same role.
-    ///   - audio: The `audio` member.
+    ///   - name: An optional name for the participant.
     ///   - toolCalls: The tool calls generated by the model, such as function calls.
-    ///   - functionCall: The `function_call` member.
+    ///   - functionCall: The JSON member `function_call`.
     public init(
         weight: Swift.Int? = nil,
         content: FineTuneChatCompletionRequestAssistantMessage.ContentValue? = nil,
@@ -667,7 +649,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The contents of the assistant message.
         case string(Swift.String)
-        /// An array of content parts with a defined type. Can be one or more of type `text`, or exactly one of type `refusal`.
+        /// An array of content parts with a defined type.
         case arrayOfContentParts([ChatCompletionRequestAssistantMessageContentPart])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -703,7 +685,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
     }
 
     /// Data about a previous audio response from the model.
-    /// [Learn more](/docs/guides/audio).
+    /// [Learn more](https://platform.openai.com/docs/guides/audio).
     ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionRequestAssistantMessage/properties/audio/anyOf/0`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -760,7 +742,7 @@ public struct FineTuneChatCompletionRequestAssistantMessage: Codable, Hashable, 
         /// Creates a new `FunctionCall`.
         ///
         /// - Parameters:
-        ///   - arguments: The arguments to call the function with, as generated by the model in JSON format. Note that the model does not always generate valid JSON, and may hallucinate parameters not defined by your function schema. Validate the arguments in your code before calling your function.
+        ///   - arguments: The arguments to call the function with, as generated by the model in JSON format.
         ///   - name: The name of the function to call.
         public init(
             arguments: Swift.String,
@@ -816,10 +798,10 @@ public struct FineTuneDpoHyperparameters: Codable, Hashable, Sendable, SpecDevia
     /// Creates a new `FineTuneDpoHyperparameters`.
     ///
     /// - Parameters:
-    ///   - beta: The beta value for the DPO method. A higher beta value will increase the weight of the penalty between the policy and reference model.
-    ///   - batchSize: Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
-    ///   - learningRateMultiplier: Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
-    ///   - nEpochs: The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
+    ///   - beta: The beta value for the DPO method.
+    ///   - batchSize: Number of examples in each batch.
+    ///   - learningRateMultiplier: Scaling factor for the learning rate.
+    ///   - nEpochs: The number of epochs to train the model for.
     public init(
         beta: FineTuneDpoHyperparameters.Beta? = nil,
         batchSize: FineTuneDpoHyperparameters.BatchSize? = nil,
@@ -1088,7 +1070,7 @@ public struct FineTuneMethod: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `FineTuneMethod`.
     ///
     /// - Parameters:
-    ///   - type: The type of method. Is either `supervised`, `dpo`, or `reinforcement`.
+    ///   - type: The type of method.
     ///   - supervised: Configuration for the supervised fine-tuning method.
     ///   - dpo: Configuration for the DPO fine-tuning method.
     ///   - reinforcement: Configuration for the reinforcement fine-tuning method.
@@ -1183,9 +1165,9 @@ public struct FineTuneReinforcementHyperparameters: Codable, Hashable, Sendable,
     /// Creates a new `FineTuneReinforcementHyperparameters`.
     ///
     /// - Parameters:
-    ///   - batchSize: Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
-    ///   - learningRateMultiplier: Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
-    ///   - nEpochs: The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
+    ///   - batchSize: Number of examples in each batch.
+    ///   - learningRateMultiplier: Scaling factor for the learning rate.
+    ///   - nEpochs: The number of epochs to train the model for.
     ///   - reasoningEffort: Level of reasoning effort.
     ///   - computeMultiplier: Multiplier on amount of compute used for exploring search space during training.
     ///   - evalInterval: The number of training steps between evaluation runs.
@@ -1577,15 +1559,15 @@ public struct FineTuneReinforcementMethod: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuneReinforcementMethod/properties/grader`.
     public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
-        /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
         case textSimilarity(GraderTextSimilarity)
-        /// A PythonGrader object that runs a python script on the input. (type: `python`)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
         case python(GraderPython)
-        /// A ScoreModelGrader object that uses a model to assign a score to the input. (type: `score_model`)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
         case scoreModel(GraderScoreModel)
-        /// A MultiGrader object combines the output of multiple graders to produce a single score. (type: `multi`)
+        /// A MultiGrader object combines the output of multiple graders to produce a single score. Selected when `type` is `multi`.
         case multi(GraderMulti)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1642,9 +1624,9 @@ public struct FineTuneSupervisedHyperparameters: Codable, Hashable, Sendable, Sp
     /// Creates a new `FineTuneSupervisedHyperparameters`.
     ///
     /// - Parameters:
-    ///   - batchSize: Number of examples in each batch. A larger batch size means that model parameters are updated less frequently, but with lower variance.
-    ///   - learningRateMultiplier: Scaling factor for the learning rate. A smaller learning rate may be useful to avoid overfitting.
-    ///   - nEpochs: The number of epochs to train the model for. An epoch refers to one full cycle through the training dataset.
+    ///   - batchSize: Number of examples in each batch.
+    ///   - learningRateMultiplier: Scaling factor for the learning rate.
+    ///   - nEpochs: The number of epochs to train the model for.
     public init(
         batchSize: FineTuneSupervisedHyperparameters.BatchSize? = nil,
         learningRateMultiplier: FineTuneSupervisedHyperparameters.LearningRateMultiplier? = nil,
@@ -1925,7 +1907,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
     /// Creates a new `FineTuningIntegration`.
     ///
     /// - Parameters:
-    ///   - wandb: The settings for your integration with Weights and Biases. This payload specifies the project that
+    ///   - wandb: The settings for your integration with Weights and Biases.
     public init(wandb: FineTuningIntegration.Wandb) {
         self.wandb = wandb
     }
@@ -1964,9 +1946,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
     public struct Wandb: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the project that the new run will be created under.
         public var project: Swift.String
-        /// The `name` member.
         public var name: Swift.String?
-        /// The `entity` member.
         public var entity: Swift.String?
         /// A list of tags to be attached to the newly created run. These tags are passed through directly to WandB. Some
         /// default tags are generated by OpenAI: "openai/finetune", "openai/{base-model}", "openai/{ftjob-abcdef}".
@@ -1978,9 +1958,7 @@ public struct FineTuningIntegration: Codable, Hashable, Sendable, SpecDeviationR
         ///
         /// - Parameters:
         ///   - project: The name of the project that the new run will be created under.
-        ///   - name: The `name` member.
-        ///   - entity: The `entity` member.
-        ///   - tags: A list of tags to be attached to the newly created run. These tags are passed through directly to WandB. Some
+        ///   - tags: A list of tags to be attached to the newly created run.
         public init(
             project: Swift.String,
             name: Swift.String? = nil,
@@ -2035,11 +2013,10 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
     public var id: Swift.String
     /// The Unix timestamp (in seconds) for when the fine-tuning job was created.
     public var createdAt: Swift.Int
-    /// The `error` member.
     public var error: FineTuningJob.ErrorValue?
-    /// The `fine_tuned_model` member.
+    /// The JSON member `fine_tuned_model`.
     public var fineTunedModel: Swift.String?
-    /// The `finished_at` member.
+    /// The JSON member `finished_at`.
     public var finishedAt: Swift.Int?
     /// The hyperparameters used for the fine-tuning job. This value will only be returned when running `supervised` jobs.
     public var hyperparameters: FineTuningJob.Hyperparameters
@@ -2047,25 +2024,23 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
     public var model: Swift.String
     /// The organization that owns the fine-tuning job.
     public var organizationID: Swift.String
-    /// The compiled results file ID(s) for the fine-tuning job. You can retrieve the results with the [Files API](/docs/api-reference/files/retrieve-contents).
+    /// The compiled results file ID(s) for the fine-tuning job. You can retrieve the results with the [Files API](https://platform.openai.com/docs/api-reference/files/retrieve-contents).
     public var resultFiles: [Swift.String]
     /// The current status of the fine-tuning job, which can be either `validating_files`, `queued`, `running`, `succeeded`, `failed`, or `cancelled`.
     public var status: FineTuningJob.Status
-    /// The `trained_tokens` member.
+    /// The JSON member `trained_tokens`.
     public var trainedTokens: Swift.Int?
-    /// The file ID used for training. You can retrieve the training data with the [Files API](/docs/api-reference/files/retrieve-contents).
+    /// The file ID used for training. You can retrieve the training data with the [Files API](https://platform.openai.com/docs/api-reference/files/retrieve-contents).
     public var trainingFile: Swift.String
-    /// The `validation_file` member.
+    /// The JSON member `validation_file`.
     public var validationFile: Swift.String?
-    /// The `integrations` member.
     public var integrations: [FineTuningIntegration]?
     /// The seed used for the fine-tuning job.
     public var seed: Swift.Int
-    /// The `estimated_finish` member.
+    /// The JSON member `estimated_finish`.
     public var estimatedFinish: Swift.Int?
     /// The method used for fine-tuning.
     public var method: FineTuneMethod?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2075,22 +2050,19 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - id: The object identifier, which can be referenced in the API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the fine-tuning job was created.
-    ///   - hyperparameters: The hyperparameters used for the fine-tuning job. This value will only be returned when running `supervised` jobs.
+    ///   - hyperparameters: The hyperparameters used for the fine-tuning job.
     ///   - model: The base model that is being fine-tuned.
     ///   - organizationID: The organization that owns the fine-tuning job.
-    ///   - resultFiles: The compiled results file ID(s) for the fine-tuning job. You can retrieve the results with the [Files API](/docs/api-reference/files/retrieve-contents).
+    ///   - resultFiles: The compiled results file ID(s) for the fine-tuning job.
     ///   - status: The current status of the fine-tuning job, which can be either `validating_files`, `queued`, `running`, `succeeded`, `failed`, or `cancelled`.
-    ///   - trainingFile: The file ID used for training. You can retrieve the training data with the [Files API](/docs/api-reference/files/retrieve-contents).
+    ///   - trainingFile: The file ID used for training.
     ///   - seed: The seed used for the fine-tuning job.
-    ///   - error: The `error` member.
-    ///   - fineTunedModel: The `fine_tuned_model` member.
-    ///   - finishedAt: The `finished_at` member.
-    ///   - trainedTokens: The `trained_tokens` member.
-    ///   - validationFile: The `validation_file` member.
-    ///   - integrations: The `integrations` member.
-    ///   - estimatedFinish: The `estimated_finish` member.
+    ///   - fineTunedModel: The JSON member `fine_tuned_model`.
+    ///   - finishedAt: The JSON member `finished_at`.
+    ///   - trainedTokens: The JSON member `trained_tokens`.
+    ///   - validationFile: The JSON member `validation_file`.
+    ///   - estimatedFinish: The JSON member `estimated_finish`.
     ///   - method: The method used for fine-tuning.
-    ///   - metadata: The `metadata` member.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -2216,7 +2188,6 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         public var code: Swift.String?
         /// A human-readable error message.
         public var message: Swift.String?
-        /// The `param` member.
         public var param: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2226,7 +2197,6 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         /// - Parameters:
         ///   - code: A machine-readable error code.
         ///   - message: A human-readable error message.
-        ///   - param: The `param` member.
         public init(
             code: Swift.String? = nil,
             message: Swift.String? = nil,
@@ -2271,7 +2241,7 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJob/properties/hyperparameters`.
     public struct Hyperparameters: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `batch_size` member.
+        /// The JSON member `batch_size`.
         public var batchSize: FineTuningJob.Hyperparameters.BatchSize?
         /// Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
         /// overfitting.
@@ -2285,9 +2255,9 @@ public struct FineTuningJob: Codable, Hashable, Sendable, SpecDeviationReporting
         /// Creates a new `Hyperparameters`.
         ///
         /// - Parameters:
-        ///   - batchSize: The `batch_size` member.
-        ///   - learningRateMultiplier: Scaling factor for the learning rate. A smaller learning rate may be useful to avoid
-        ///   - nEpochs: The number of epochs to train the model for. An epoch refers to one full cycle
+        ///   - batchSize: The JSON member `batch_size`.
+        ///   - learningRateMultiplier: Scaling factor for the learning rate.
+        ///   - nEpochs: The number of epochs to train the model for.
         public init(
             batchSize: FineTuningJob.Hyperparameters.BatchSize? = nil,
             learningRateMultiplier: FineTuningJob.Hyperparameters.LearningRateMultiplier? = nil,
@@ -2575,19 +2545,18 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Remark: Generated from `#/components/schemas/FineTuningJobCheckpoint/properties/metrics`.
     public struct Metrics: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `step` member.
         public var step: Swift.Double?
-        /// The `train_loss` member.
+        /// The JSON member `train_loss`.
         public var trainLoss: Swift.Double?
-        /// The `train_mean_token_accuracy` member.
+        /// The JSON member `train_mean_token_accuracy`.
         public var trainMeanTokenAccuracy: Swift.Double?
-        /// The `valid_loss` member.
+        /// The JSON member `valid_loss`.
         public var validLoss: Swift.Double?
-        /// The `valid_mean_token_accuracy` member.
+        /// The JSON member `valid_mean_token_accuracy`.
         public var validMeanTokenAccuracy: Swift.Double?
-        /// The `full_valid_loss` member.
+        /// The JSON member `full_valid_loss`.
         public var fullValidLoss: Swift.Double?
-        /// The `full_valid_mean_token_accuracy` member.
+        /// The JSON member `full_valid_mean_token_accuracy`.
         public var fullValidMeanTokenAccuracy: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2595,13 +2564,12 @@ public struct FineTuningJobCheckpoint: Codable, Hashable, Sendable, SpecDeviatio
         /// Creates a new `Metrics`.
         ///
         /// - Parameters:
-        ///   - step: The `step` member.
-        ///   - trainLoss: The `train_loss` member.
-        ///   - trainMeanTokenAccuracy: The `train_mean_token_accuracy` member.
-        ///   - validLoss: The `valid_loss` member.
-        ///   - validMeanTokenAccuracy: The `valid_mean_token_accuracy` member.
-        ///   - fullValidLoss: The `full_valid_loss` member.
-        ///   - fullValidMeanTokenAccuracy: The `full_valid_mean_token_accuracy` member.
+        ///   - trainLoss: The JSON member `train_loss`.
+        ///   - trainMeanTokenAccuracy: The JSON member `train_mean_token_accuracy`.
+        ///   - validLoss: The JSON member `valid_loss`.
+        ///   - validMeanTokenAccuracy: The JSON member `valid_mean_token_accuracy`.
+        ///   - fullValidLoss: The JSON member `full_valid_loss`.
+        ///   - fullValidMeanTokenAccuracy: The JSON member `full_valid_mean_token_accuracy`.
         public init(
             step: Swift.Double? = nil,
             trainLoss: Swift.Double? = nil,
@@ -2796,7 +2764,6 @@ public struct FineTuningJobEvent: Codable, Hashable, Sendable, SpecDeviationRepo
 public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the grader.
     public var name: Swift.String
-    /// The `graders` member.
     public var graders: GraderMulti.Graders
     /// A formula to calculate the output based on grader results.
     public var calculateOutput: Swift.String
@@ -2807,7 +2774,6 @@ public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - graders: The `graders` member.
     ///   - calculateOutput: A formula to calculate the output based on grader results.
     public init(
         name: Swift.String,
@@ -2851,21 +2817,19 @@ public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
         try container.encode(self.calculateOutput, forKey: .calculateOutput)
     }
 
-    /// The `graders` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/GraderMulti/properties/graders`.
     public enum Graders: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
-        /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
         case textSimilarity(GraderTextSimilarity)
-        /// A PythonGrader object that runs a python script on the input. (type: `python`)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
         case python(GraderPython)
-        /// A ScoreModelGrader object that uses a model to assign a score to the input. (type: `score_model`)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
         case scoreModel(GraderScoreModel)
-        /// A LabelModelGrader object which uses a model to assign labels to each item (type: `label_model`)
+        /// A LabelModelGrader object which uses a model to assign labels to each item in the evaluation. Selected when `type` is `label_model`.
         case labelModel(GraderLabelModel)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2906,17 +2870,14 @@ public struct GraderMulti: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `ListFineTuningCheckpointPermissionResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningCheckpointPermissionResponse`.
 public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [FineTuningCheckpointPermission]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2924,10 +2885,9 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
     /// Creates a new `ListFineTuningCheckpointPermissionResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [FineTuningCheckpointPermission],
         hasMore: Swift.Bool,
@@ -2983,17 +2943,14 @@ public struct ListFineTuningCheckpointPermissionResponse: Codable, Hashable, Sen
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ListFineTuningJobCheckpointsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobCheckpointsResponse`.
 public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [FineTuningJobCheckpoint]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3001,10 +2958,9 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
     /// Creates a new `ListFineTuningJobCheckpointsResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [FineTuningJobCheckpoint],
         hasMore: Swift.Bool,
@@ -3060,13 +3016,10 @@ public struct ListFineTuningJobCheckpointsResponse: Codable, Hashable, Sendable,
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ListFineTuningJobEventsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListFineTuningJobEventsResponse`.
 public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [FineTuningJobEvent]
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3074,8 +3027,7 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Spec
     /// Creates a new `ListFineTuningJobEventsResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         data: [FineTuningJobEvent],
         hasMore: Swift.Bool
@@ -3121,13 +3073,10 @@ public struct ListFineTuningJobEventsResponse: Codable, Hashable, Sendable, Spec
     public var nextPageCursor: Swift.String? { data.last?.id }
 }
 
-/// The `ListPaginatedFineTuningJobsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListPaginatedFineTuningJobsResponse`.
 public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [FineTuningJob]
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3135,8 +3084,7 @@ public struct ListPaginatedFineTuningJobsResponse: Codable, Hashable, Sendable, 
     /// Creates a new `ListPaginatedFineTuningJobsResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         data: [FineTuningJob],
         hasMore: Swift.Bool
@@ -3189,10 +3137,10 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
     /// The grader used for the fine-tuning job.
     public var grader: RunGraderRequest.Grader
     /// The dataset item provided to the grader. This will be used to populate
-    /// the `item` namespace. See [the guide](/docs/guides/graders) for more details.
+    /// the `item` namespace. See [the guide](https://platform.openai.com/docs/guides/graders) for more details.
     public var item: [Swift.String: JSONValue]?
     /// The model sample to be evaluated. This value will be used to populate
-    /// the `sample` namespace. See [the guide](/docs/guides/graders) for more details.
+    /// the `sample` namespace. See [the guide](https://platform.openai.com/docs/guides/graders) for more details.
     /// The `output_json` variable will be populated if the model sample is a
     /// valid JSON string.
     public var modelSample: Swift.String
@@ -3203,8 +3151,8 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Parameters:
     ///   - grader: The grader used for the fine-tuning job.
-    ///   - modelSample: The model sample to be evaluated. This value will be used to populate
-    ///   - item: The dataset item provided to the grader. This will be used to populate
+    ///   - modelSample: The model sample to be evaluated.
+    ///   - item: The dataset item provided to the grader.
     public init(
         grader: RunGraderRequest.Grader,
         modelSample: Swift.String,
@@ -3250,15 +3198,15 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Remark: Generated from `#/components/schemas/RunGraderRequest/properties/grader`.
     public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
-        /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
         case textSimilarity(GraderTextSimilarity)
-        /// A PythonGrader object that runs a python script on the input. (type: `python`)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
         case python(GraderPython)
-        /// A ScoreModelGrader object that uses a model to assign a score to the input. (type: `score_model`)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
         case scoreModel(GraderScoreModel)
-        /// A MultiGrader object combines the output of multiple graders to produce a single score. (type: `multi`)
+        /// A MultiGrader object combines the output of multiple graders to produce a single score. Selected when `type` is `multi`.
         case multi(GraderMulti)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3299,17 +3247,13 @@ public struct RunGraderRequest: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `RunGraderResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/RunGraderResponse`.
 public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `reward` member.
     public var reward: Swift.Double
-    /// The `metadata` member.
     public var metadata: RunGraderResponse.MetadataValue
-    /// The `sub_rewards` member.
+    /// The JSON member `sub_rewards`.
     public var subRewards: [Swift.String: JSONValue]
-    /// The `model_grader_token_usage_per_model` member.
+    /// The JSON member `model_grader_token_usage_per_model`.
     public var modelGraderTokenUsagePerModel: [Swift.String: JSONValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3317,10 +3261,8 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `RunGraderResponse`.
     ///
     /// - Parameters:
-    ///   - reward: The `reward` member.
-    ///   - metadata: The `metadata` member.
-    ///   - subRewards: The `sub_rewards` member.
-    ///   - modelGraderTokenUsagePerModel: The `model_grader_token_usage_per_model` member.
+    ///   - subRewards: The JSON member `sub_rewards`.
+    ///   - modelGraderTokenUsagePerModel: The JSON member `model_grader_token_usage_per_model`.
     public init(
         reward: Swift.Double,
         metadata: RunGraderResponse.MetadataValue,
@@ -3365,23 +3307,17 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
         try container.encode(self.modelGraderTokenUsagePerModel, forKey: .modelGraderTokenUsagePerModel)
     }
 
-    /// The `metadata` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata`.
     public struct MetadataValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `name` member.
         public var name: Swift.String
-        /// The `type` member.
         public var type: Swift.String
-        /// The `errors` member.
         public var errors: RunGraderResponse.MetadataValue.Errors
-        /// The `execution_time` member.
+        /// The JSON member `execution_time`.
         public var executionTime: Swift.Double
-        /// The `scores` member.
         public var scores: [Swift.String: JSONValue]
-        /// The `token_usage` member.
+        /// The JSON member `token_usage`.
         public var tokenUsage: Swift.Int?
-        /// The `sampled_model_name` member.
+        /// The JSON member `sampled_model_name`.
         public var sampledModelName: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3389,13 +3325,9 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
         /// Creates a new `MetadataValue`.
         ///
         /// - Parameters:
-        ///   - name: The `name` member.
-        ///   - type: The `type` member.
-        ///   - errors: The `errors` member.
-        ///   - executionTime: The `execution_time` member.
-        ///   - scores: The `scores` member.
-        ///   - tokenUsage: The `token_usage` member.
-        ///   - sampledModelName: The `sampled_model_name` member.
+        ///   - executionTime: The JSON member `execution_time`.
+        ///   - tokenUsage: The JSON member `token_usage`.
+        ///   - sampledModelName: The JSON member `sampled_model_name`.
         public init(
             name: Swift.String,
             type: Swift.String,
@@ -3455,37 +3387,35 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
             try container.encode(self.sampledModelName, forKey: .sampledModelName)
         }
 
-        /// The `errors` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RunGraderResponse/properties/metadata/properties/errors`.
         public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `formula_parse_error` member.
+            /// The JSON member `formula_parse_error`.
             public var formulaParseError: Swift.Bool
-            /// The `sample_parse_error` member.
+            /// The JSON member `sample_parse_error`.
             public var sampleParseError: Swift.Bool
-            /// The `truncated_observation_error` member.
+            /// The JSON member `truncated_observation_error`.
             public var truncatedObservationError: Swift.Bool
-            /// The `unresponsive_reward_error` member.
+            /// The JSON member `unresponsive_reward_error`.
             public var unresponsiveRewardError: Swift.Bool
-            /// The `invalid_variable_error` member.
+            /// The JSON member `invalid_variable_error`.
             public var invalidVariableError: Swift.Bool
-            /// The `other_error` member.
+            /// The JSON member `other_error`.
             public var otherError: Swift.Bool
-            /// The `python_grader_server_error` member.
+            /// The JSON member `python_grader_server_error`.
             public var pythonGraderServerError: Swift.Bool
-            /// The `python_grader_server_error_type` member.
+            /// The JSON member `python_grader_server_error_type`.
             public var pythonGraderServerErrorType: Swift.String?
-            /// The `python_grader_runtime_error` member.
+            /// The JSON member `python_grader_runtime_error`.
             public var pythonGraderRuntimeError: Swift.Bool
-            /// The `python_grader_runtime_error_details` member.
+            /// The JSON member `python_grader_runtime_error_details`.
             public var pythonGraderRuntimeErrorDetails: Swift.String?
-            /// The `model_grader_server_error` member.
+            /// The JSON member `model_grader_server_error`.
             public var modelGraderServerError: Swift.Bool
-            /// The `model_grader_refusal_error` member.
+            /// The JSON member `model_grader_refusal_error`.
             public var modelGraderRefusalError: Swift.Bool
-            /// The `model_grader_parse_error` member.
+            /// The JSON member `model_grader_parse_error`.
             public var modelGraderParseError: Swift.Bool
-            /// The `model_grader_server_error_details` member.
+            /// The JSON member `model_grader_server_error_details`.
             public var modelGraderServerErrorDetails: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -3493,20 +3423,20 @@ public struct RunGraderResponse: Codable, Hashable, Sendable, SpecDeviationRepor
             /// Creates a new `Errors`.
             ///
             /// - Parameters:
-            ///   - formulaParseError: The `formula_parse_error` member.
-            ///   - sampleParseError: The `sample_parse_error` member.
-            ///   - truncatedObservationError: The `truncated_observation_error` member.
-            ///   - unresponsiveRewardError: The `unresponsive_reward_error` member.
-            ///   - invalidVariableError: The `invalid_variable_error` member.
-            ///   - otherError: The `other_error` member.
-            ///   - pythonGraderServerError: The `python_grader_server_error` member.
-            ///   - pythonGraderRuntimeError: The `python_grader_runtime_error` member.
-            ///   - modelGraderServerError: The `model_grader_server_error` member.
-            ///   - modelGraderRefusalError: The `model_grader_refusal_error` member.
-            ///   - modelGraderParseError: The `model_grader_parse_error` member.
-            ///   - pythonGraderServerErrorType: The `python_grader_server_error_type` member.
-            ///   - pythonGraderRuntimeErrorDetails: The `python_grader_runtime_error_details` member.
-            ///   - modelGraderServerErrorDetails: The `model_grader_server_error_details` member.
+            ///   - formulaParseError: The JSON member `formula_parse_error`.
+            ///   - sampleParseError: The JSON member `sample_parse_error`.
+            ///   - truncatedObservationError: The JSON member `truncated_observation_error`.
+            ///   - unresponsiveRewardError: The JSON member `unresponsive_reward_error`.
+            ///   - invalidVariableError: The JSON member `invalid_variable_error`.
+            ///   - otherError: The JSON member `other_error`.
+            ///   - pythonGraderServerError: The JSON member `python_grader_server_error`.
+            ///   - pythonGraderRuntimeError: The JSON member `python_grader_runtime_error`.
+            ///   - modelGraderServerError: The JSON member `model_grader_server_error`.
+            ///   - modelGraderRefusalError: The JSON member `model_grader_refusal_error`.
+            ///   - modelGraderParseError: The JSON member `model_grader_parse_error`.
+            ///   - pythonGraderServerErrorType: The JSON member `python_grader_server_error_type`.
+            ///   - pythonGraderRuntimeErrorDetails: The JSON member `python_grader_runtime_error_details`.
+            ///   - modelGraderServerErrorDetails: The JSON member `model_grader_server_error_details`.
             public init(
                 formulaParseError: Swift.Bool,
                 sampleParseError: Swift.Bool,
@@ -3650,15 +3580,15 @@ public struct ValidateGraderRequest: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderRequest/properties/grader`.
     public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
-        /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
         case textSimilarity(GraderTextSimilarity)
-        /// A PythonGrader object that runs a python script on the input. (type: `python`)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
         case python(GraderPython)
-        /// A ScoreModelGrader object that uses a model to assign a score to the input. (type: `score_model`)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
         case scoreModel(GraderScoreModel)
-        /// A MultiGrader object combines the output of multiple graders to produce a single score. (type: `multi`)
+        /// A MultiGrader object combines the output of multiple graders to produce a single score. Selected when `type` is `multi`.
         case multi(GraderMulti)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3745,15 +3675,15 @@ public struct ValidateGraderResponse: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Remark: Generated from `#/components/schemas/ValidateGraderResponse/properties/grader`.
     public enum Grader: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. (type: `string_check`)
+        /// A StringCheckGrader object that performs a string comparison between input and reference using a specified operation. Selected when `type` is `string_check`.
         case stringCheck(GraderStringCheck)
-        /// A TextSimilarityGrader object which grades text based on similarity metrics. (type: `text_similarity`)
+        /// A TextSimilarityGrader object which grades text based on similarity metrics. Selected when `type` is `text_similarity`.
         case textSimilarity(GraderTextSimilarity)
-        /// A PythonGrader object that runs a python script on the input. (type: `python`)
+        /// A PythonGrader object that runs a python script on the input. Selected when `type` is `python`.
         case python(GraderPython)
-        /// A ScoreModelGrader object that uses a model to assign a score to the input. (type: `score_model`)
+        /// A ScoreModelGrader object that uses a model to assign a score to the input. Selected when `type` is `score_model`.
         case scoreModel(GraderScoreModel)
-        /// A MultiGrader object combines the output of multiple graders to produce a single score. (type: `multi`)
+        /// A MultiGrader object combines the output of multiple graders to produce a single score. Selected when `type` is `multi`.
         case multi(GraderMulti)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)

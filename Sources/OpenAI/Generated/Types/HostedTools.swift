@@ -44,8 +44,6 @@ public struct HostedToolPermission: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `HostedToolPermissionUpdate` schema.
-///
 /// - Remark: Generated from `#/components/schemas/HostedToolPermissionUpdate`.
 public struct HostedToolPermissionUpdate: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether to enable the hosted tool for the project.
@@ -160,8 +158,6 @@ public struct ProjectHostedToolPermissions: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `ProjectHostedToolPermissionsUpdateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectHostedToolPermissionsUpdateRequest`.
 public struct ProjectHostedToolPermissionsUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The file search permission update.

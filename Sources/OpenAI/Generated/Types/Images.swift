@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `CreateImageEditRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
 public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image(s) to edit. Must be a supported image file or an array of images.
@@ -47,14 +45,14 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     /// is only supported for the GPT image models with the `webp` or `jpeg` output
     /// formats, and defaults to 100.
     public var outputCompression: Swift.Int?
-    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
+    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
-    /// The `input_fidelity` member.
+    /// The JSON member `input_fidelity`.
     public var inputFidelity: InputFidelity?
     /// Edit the image in streaming mode. Defaults to `false`. See the
-    /// [Image generation guide](/docs/guides/image-generation) for more information.
+    /// [Image generation guide](https://platform.openai.com/docs/guides/image-generation) for more information.
     public var stream: Swift.Bool?
-    /// The `partial_images` member.
+    /// The JSON member `partial_images`.
     public var partialImages: PartialImages?
     /// The quality of the image that will be generated for GPT image models. Defaults to `auto`.
     public var quality: CreateImageEditRequest.Quality?
@@ -64,21 +62,21 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `CreateImageEditRequest`.
     ///
     /// - Parameters:
-    ///   - image: The image(s) to edit. Must be a supported image file or an array of images.
-    ///   - prompt: A text description of the desired image(s). The maximum length is 1000 characters for `dall-e-2`, and 32000 characters for the GPT image models.
-    ///   - mask: An additional image whose fully transparent areas (e.g. where alpha is zero) indicate where `image` should be edited. If there are multiple images provided, the mask will be applied on the first image. Must be a valid PNG file, less than 4MB, and have the same dimensions as `image`.
-    ///   - background: Set the background of the generated image(s). This parameter is only
-    ///   - model: The model to use for image generation. One of `dall-e-2` or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`, or `chatgpt-image-latest`). Defaults to `gpt-image-1.5`.
-    ///   - n: The number of images to generate. Must be between 1 and 10.
-    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///   - responseFormat: The format in which the generated images are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated. This parameter is only supported for `dall-e-2` (default is `url` for `dall-e-2`), as GPT image models always return base64-encoded images.
-    ///   - outputFormat: The format in which the generated images are returned. This parameter is
-    ///   - outputCompression: The compression level (0-100%) for the generated images. This parameter
-    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
-    ///   - inputFidelity: The `input_fidelity` member.
-    ///   - stream: Edit the image in streaming mode. Defaults to `false`. See the
-    ///   - partialImages: The `partial_images` member.
-    ///   - quality: The quality of the image that will be generated for GPT image models. Defaults to `auto`.
+    ///   - image: The image(s) to edit.
+    ///   - prompt: A text description of the desired image(s).
+    ///   - mask: An additional image whose fully transparent areas (e.g. where alpha is zero) indicate where `image` should be edited.
+    ///   - background: Set the background of the generated image(s).
+    ///   - model: The model to use for image generation.
+    ///   - n: The number of images to generate.
+    ///   - size: The size of the generated images.
+    ///   - responseFormat: The format in which the generated images are returned.
+    ///   - outputFormat: The format in which the generated images are returned.
+    ///   - outputCompression: The compression level (0-100%) for the generated images.
+    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
+    ///   - inputFidelity: The JSON member `input_fidelity`.
+    ///   - stream: Edit the image in streaming mode.
+    ///   - partialImages: The JSON member `partial_images`.
+    ///   - quality: The quality of the image that will be generated for GPT image models.
     public init(
         image: CreateImageEditRequest.ImageValue,
         prompt: Swift.String,
@@ -407,8 +405,6 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `CreateImageRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateImageRequest`.
 public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
@@ -431,10 +427,10 @@ public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     /// The compression level (0-100%) for the generated images. This parameter is only supported for the GPT image models with the `webp` or `jpeg` output formats, and defaults to 100.
     public var outputCompression: Swift.Int?
     /// Generate the image in streaming mode. Defaults to `false`. See the
-    /// [Image generation guide](/docs/guides/image-generation) for more information.
+    /// [Image generation guide](https://platform.openai.com/docs/guides/image-generation) for more information.
     /// This parameter is only supported for the GPT image models.
     public var stream: Swift.Bool?
-    /// The `partial_images` member.
+    /// The JSON member `partial_images`.
     public var partialImages: PartialImages?
     /// The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
     public var size: CreateImageRequest.Size?
@@ -451,7 +447,7 @@ public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     public var background: CreateImageRequest.Background?
     /// The style of the generated images. This parameter is only supported for `dall-e-3`. Must be one of `vivid` or `natural`. Vivid causes the model to lean towards generating hyper-real and dramatic images. Natural causes the model to produce more natural, less hyper-real looking images.
     public var style: CreateImageRequest.Style?
-    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
+    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -459,20 +455,20 @@ public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     /// Creates a new `CreateImageRequest`.
     ///
     /// - Parameters:
-    ///   - prompt: A text description of the desired image(s). The maximum length is 32000 characters for the GPT image models, 1000 characters for `dall-e-2` and 4000 characters for `dall-e-3`.
-    ///   - model: The model to use for image generation. One of `dall-e-2`, `dall-e-3`, or a GPT image model (`gpt-image-1`, `gpt-image-1-mini`, `gpt-image-1.5`, `gpt-image-2`, `gpt-image-2-2026-04-21`). Defaults to `dall-e-2` unless a parameter specific to the GPT image models is used.
-    ///   - n: The number of images to generate. Must be between 1 and 10. For `dall-e-3`, only `n=1` is supported.
+    ///   - prompt: A text description of the desired image(s).
+    ///   - model: The model to use for image generation.
+    ///   - n: The number of images to generate.
     ///   - quality: The quality of the image that will be generated.
-    ///   - responseFormat: The format in which generated images with `dall-e-2` and `dall-e-3` are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated. This parameter isn't supported for the GPT image models, which always return base64-encoded images.
-    ///   - outputFormat: The format in which the generated images are returned. This parameter is only supported for the GPT image models. Must be one of `png`, `jpeg`, or `webp`.
-    ///   - outputCompression: The compression level (0-100%) for the generated images. This parameter is only supported for the GPT image models with the `webp` or `jpeg` output formats, and defaults to 100.
-    ///   - stream: Generate the image in streaming mode. Defaults to `false`. See the
-    ///   - partialImages: The `partial_images` member.
-    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///   - moderation: Control the content-moderation level for images generated by the GPT image models. Must be either `low` for less restrictive filtering or `auto` (default value).
-    ///   - background: Set the background of the generated image(s). This parameter is only
-    ///   - style: The style of the generated images. This parameter is only supported for `dall-e-3`. Must be one of `vivid` or `natural`. Vivid causes the model to lean towards generating hyper-real and dramatic images. Natural causes the model to produce more natural, less hyper-real looking images.
-    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
+    ///   - responseFormat: The format in which generated images with `dall-e-2` and `dall-e-3` are returned.
+    ///   - outputFormat: The format in which the generated images are returned.
+    ///   - outputCompression: The compression level (0-100%) for the generated images.
+    ///   - stream: Generate the image in streaming mode.
+    ///   - partialImages: The JSON member `partial_images`.
+    ///   - size: The size of the generated images.
+    ///   - moderation: Control the content-moderation level for images generated by the GPT image models.
+    ///   - background: Set the background of the generated image(s).
+    ///   - style: The style of the generated images.
+    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         prompt: Swift.String,
         model: CreateImageRequest.ModelValue? = nil,
@@ -783,8 +779,6 @@ public struct CreateImageRequest: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `CreateImageVariationRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateImageVariationRequest`.
 public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
@@ -799,7 +793,7 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDevi
     public var responseFormat: CreateImageVariationRequest.ResponseFormat?
     /// The size of the generated images. Must be one of `256x256`, `512x512`, or `1024x1024`.
     public var size: CreateImageVariationRequest.Size?
-    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
+    /// A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#end-user-ids).
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -807,12 +801,12 @@ public struct CreateImageVariationRequest: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `CreateImageVariationRequest`.
     ///
     /// - Parameters:
-    ///   - image: The image to use as the basis for the variation(s). Must be a valid PNG file, less than 4MB, and square.
-    ///   - model: The model to use for image generation. Only `dall-e-2` is supported at this time.
-    ///   - n: The number of images to generate. Must be between 1 and 10.
-    ///   - responseFormat: The format in which the generated images are returned. Must be one of `url` or `b64_json`. URLs are only valid for 60 minutes after the image has been generated.
-    ///   - size: The size of the generated images. Must be one of `256x256`, `512x512`, or `1024x1024`.
-    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse. [Learn more](/docs/guides/safety-best-practices#end-user-ids).
+    ///   - image: The image to use as the basis for the variation(s).
+    ///   - model: The model to use for image generation.
+    ///   - n: The number of images to generate.
+    ///   - responseFormat: The format in which the generated images are returned.
+    ///   - size: The size of the generated images.
+    ///   - user: A unique identifier representing your end-user, which can help OpenAI to monitor and detect abuse.
     public init(
         image: FileUpload,
         model: CreateImageVariationRequest.ModelValue? = nil,
@@ -973,7 +967,7 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
     public var background: EditImageBodyJSONParam.Background?
     /// Stream partial image results as events.
     public var stream: Swift.Bool?
-    /// The `partial_images` member.
+    /// The JSON member `partial_images`.
     public var partialImages: PartialImages?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -989,13 +983,13 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
     ///   - quality: Output quality for GPT image models.
     ///   - inputFidelity: Controls fidelity to the original input image(s).
     ///   - size: Requested output image size.
-    ///   - user: A unique identifier representing your end-user, which can help OpenAI
-    ///   - outputFormat: Output image format. Supported for GPT image models.
+    ///   - user: A unique identifier representing your end-user, which can help OpenAI monitor and detect abuse.
+    ///   - outputFormat: Output image format.
     ///   - outputCompression: Compression level for `jpeg` or `webp` output.
     ///   - moderation: Moderation level for GPT image models.
-    ///   - background: Set the background of the generated image output. Transparent backgrounds are available for supported GPT Image models. For `gpt-image-2` and `gpt-image-2-2026-04-21`, this support is in preview. When using `transparent`, set the output format to `png` or `webp`.
+    ///   - background: Set the background of the generated image output.
     ///   - stream: Stream partial image results as events.
-    ///   - partialImages: The `partial_images` member.
+    ///   - partialImages: The JSON member `partial_images`.
     public init(
         images: [ImageRefParam],
         prompt: Swift.String,
@@ -1126,8 +1120,6 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         public static var chatgptImageLatest: Self { Self(rawValue: "chatgpt-image-latest") }
     }
 
-    /// The `0` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/quality/anyOf/0`.
@@ -1151,8 +1143,6 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         public static var auto: Self { Self(rawValue: "auto") }
     }
 
-    /// The `0` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/input_fidelity/anyOf/0`.
@@ -1170,8 +1160,6 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         public static var low: Self { Self(rawValue: "low") }
     }
 
-    /// The `0` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/size/anyOf/0`.
@@ -1195,8 +1183,6 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         public static var _1024x1536: Self { Self(rawValue: "1024x1536") }
     }
 
-    /// The `0` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/output_format/anyOf/0`.
@@ -1217,8 +1203,6 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         public static var webp: Self { Self(rawValue: "webp") }
     }
 
-    /// The `0` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/moderation/anyOf/0`.
@@ -1236,8 +1220,6 @@ public struct EditImageBodyJSONParam: Codable, Hashable, Sendable, SpecDeviation
         public static var auto: Self { Self(rawValue: "auto") }
     }
 
-    /// The `0` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/EditImageBodyJsonParam/properties/background/anyOf/0`.
@@ -1275,8 +1257,8 @@ public struct Image: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Image`.
     ///
     /// - Parameters:
-    ///   - b64JSON: The base64-encoded JSON of the generated image. Returned by default for the GPT image models, and only present if `response_format` is set to `b64_json` for `dall-e-2` and `dall-e-3`.
-    ///   - url: When using `dall-e-2` or `dall-e-3`, the URL of the generated image if `response_format` is set to `url` (default value). Unsupported for the GPT image models.
+    ///   - b64JSON: The base64-encoded JSON of the generated image.
+    ///   - url: When using `dall-e-2` or `dall-e-3`, the URL of the generated image if `response_format` is set to `url` (default value).
     ///   - revisedPrompt: For `dall-e-3` only, the revised prompt that was used to generate the image.
     public init(
         b64JSON: Swift.String? = nil,
@@ -1694,15 +1676,13 @@ public struct ImageEditPartialImageEvent: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `ImageEditStreamEvent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageEditStreamEvent`.
 public enum ImageEditStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when a partial image is available during image editing streaming. (type: `image_edit.partial_image`)
+    /// Emitted when a partial image is available during image editing streaming. Selected when `type` is `image_edit.partial_image`.
     case imageEditPartialImage(ImageEditPartialImageEvent)
-    /// Emitted when image editing has completed and the final image is available. (type: `image_edit.completed`)
+    /// Emitted when image editing has completed and the final image is available. Selected when `type` is `image_edit.completed`.
     case imageEditCompleted(ImageEditCompletedEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2109,15 +2089,13 @@ public struct ImageGenPartialImageEvent: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `ImageGenStreamEvent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenStreamEvent`.
 public enum ImageGenStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when a partial image is available during image generation streaming. (type: `image_generation.partial_image`)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `image_generation.partial_image`.
     case imageGenerationPartialImage(ImageGenPartialImageEvent)
-    /// Emitted when image generation has completed and the final image is available. (type: `image_generation.completed`)
+    /// Emitted when image generation has completed and the final image is available. Selected when `type` is `image_generation.completed`.
     case imageGenerationCompleted(ImageGenCompletedEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2226,10 +2204,10 @@ public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     /// - Parameters:
     ///   - created: The Unix timestamp (in seconds) of when the image was created.
     ///   - data: The list of generated images.
-    ///   - background: The background parameter used for the image generation. Either `transparent` or `opaque`.
-    ///   - outputFormat: The output format of the image generation. Either `png`, `webp`, or `jpeg`.
-    ///   - size: The size of the image generated. Either `1024x1024`, `1024x1536`, or `1536x1024`.
-    ///   - quality: The quality of the image generated. Either `low`, `medium`, or `high`.
+    ///   - background: The background parameter used for the image generation.
+    ///   - outputFormat: The output format of the image generation.
+    ///   - size: The size of the image generated.
+    ///   - quality: The quality of the image generated.
     ///   - usage: For `gpt-image-1` only, the token usage information for the image generation.
     public init(
         created: Swift.Int,
@@ -2494,8 +2472,6 @@ public struct ImagesUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `PartialImages` schema.
-///
 /// - Remark: Generated from `#/components/schemas/PartialImages`.
 public typealias PartialImages = Swift.Int
 

@@ -145,8 +145,6 @@ public struct Invite: Codable, Hashable, Sendable, SpecDeviationReporting {
         public static var pending: Self { Self(rawValue: "pending") }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/Invite/properties/projects/items`.
     public struct ProjectValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Project's public ID
@@ -216,22 +214,14 @@ public struct Invite: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `InviteDeleteResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/InviteDeleteResponse`.
 public struct InviteDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InviteDeleteResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -270,11 +260,8 @@ public struct InviteDeleteResponse: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `InviteListResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/InviteListResponse`.
 public struct InviteListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [Invite]
     /// The first `invite_id` in the retrieved `list`
     public var firstID: Swift.String?
@@ -288,7 +275,6 @@ public struct InviteListResponse: Codable, Hashable, Sendable, SpecDeviationRepo
     /// Creates a new `InviteListResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
     ///   - hasMore: The `has_more` property is used for pagination to indicate there are additional results.
     ///   - firstID: The first `invite_id` in the retrieved `list`
     ///   - lastID: The last `invite_id` in the retrieved `list`
@@ -347,8 +333,6 @@ public struct InviteListResponse: Codable, Hashable, Sendable, SpecDeviationRepo
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `InviteRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/InviteRequest`.
 public struct InviteRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Send an email to this address
@@ -365,7 +349,7 @@ public struct InviteRequest: Codable, Hashable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - email: Send an email to this address
     ///   - role: `owner` or `reader`
-    ///   - projects: An array of projects to which membership is granted at the same time the org invite is accepted. If omitted, the user will be invited to the default project for compatibility with legacy behavior. If empty list is passed, the user will not be invited to any projects, including the default one.
+    ///   - projects: An array of projects to which membership is granted at the same time the org invite is accepted.
     public init(
         email: Swift.String,
         role: InviteRequest.RoleValue,
@@ -424,8 +408,6 @@ public struct InviteRequest: Codable, Hashable, Sendable, SpecDeviationReporting
         public static var owner: Self { Self(rawValue: "owner") }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/InviteRequest/properties/projects/items`.
     public struct ProjectValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Project's public ID

@@ -3,25 +3,15 @@
 
 import Foundation
 
-/// The `DeleteModelResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteModelResponse`.
 public struct DeleteModelResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
-    /// The `object` member.
     public var object: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteModelResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
-    ///   - object: The `object` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool,
@@ -62,19 +52,13 @@ public struct DeleteModelResponse: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `ListModelsResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListModelsResponse`.
 public struct ListModelsResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `data` member.
     public var data: [Model]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ListModelsResponse`.
-    ///
-    /// - Parameters:
-    ///   - data: The `data` member.
     public init(data: [Model]) {
         self.data = data
     }

@@ -3,16 +3,14 @@
 
 import Foundation
 
-/// The `CreateModerationRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateModerationRequest`.
 public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Input (or inputs) to classify. Can be a single string, an array of strings, or
     /// an array of multi-modal input objects similar to other models.
     public var input: CreateModerationRequest.Input
     /// The content moderation model you would like to use. Learn more in
-    /// [the moderation guide](/docs/guides/moderation), and learn about
-    /// available models [here](/docs/models#moderation).
+    /// [the moderation guide](https://platform.openai.com/docs/guides/moderation), and learn about
+    /// available models [here](https://platform.openai.com/docs/models#moderation).
     public var model: CreateModerationRequest.ModelValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -20,8 +18,8 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
     /// Creates a new `CreateModerationRequest`.
     ///
     /// - Parameters:
-    ///   - input: Input (or inputs) to classify. Can be a single string, an array of strings, or
-    ///   - model: The content moderation model you would like to use. Learn more in
+    ///   - input: Input (or inputs) to classify.
+    ///   - model: The content moderation model you would like to use.
     public init(
         input: CreateModerationRequest.Input,
         model: CreateModerationRequest.ModelValue? = nil
@@ -106,15 +104,13 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
             }
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/CreateModerationRequest/properties/input/oneOf/2/items`.
         public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// An object describing an image to classify. (type: `image_url`)
+            /// An object describing an image to classify. Selected when `type` is `image_url`.
             case imageURL(CreateModerationRequest.Input.Value.ImageURL)
-            /// An object describing text to classify. (type: `text`)
+            /// An object describing text to classify. Selected when `type` is `text`.
             case text(CreateModerationRequest.Input.Value.Text)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -276,8 +272,8 @@ public struct CreateModerationRequest: Codable, Hashable, Sendable, SpecDeviatio
     }
 
     /// The content moderation model you would like to use. Learn more in
-    /// [the moderation guide](/docs/guides/moderation), and learn about
-    /// available models [here](/docs/models#moderation).
+    /// [the moderation guide](https://platform.openai.com/docs/guides/moderation), and learn about
+    /// available models [here](https://platform.openai.com/docs/models#moderation).
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -361,8 +357,6 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
         try container.encode(self.results, forKey: .results)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items`.
     public struct ResultValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Whether any of the below categories are flagged.
@@ -439,9 +433,8 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             public var harassment: Swift.Bool
             /// Harassment content that also includes violence or serious harm towards any target.
             public var harassmentThreatening: Swift.Bool
-            /// The `illicit` member.
             public var illicit: Swift.Bool?
-            /// The `illicit/violent` member.
+            /// The JSON member `illicit/violent`.
             public var illicitViolent: Swift.Bool?
             /// Content that promotes, encourages, or depicts acts of self-harm, such as suicide, cutting, and eating disorders.
             public var selfHarm: Swift.Bool
@@ -463,7 +456,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             /// Creates a new `Categories`.
             ///
             /// - Parameters:
-            ///   - hate: Content that expresses, incites, or promotes hate based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste. Hateful content aimed at non-protected groups (e.g., chess players) is harassment.
+            ///   - hate: Content that expresses, incites, or promotes hate based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste.
             ///   - hateThreatening: Hateful content that also includes violence or serious harm towards the targeted group based on race, gender, ethnicity, religion, nationality, sexual orientation, disability status, or caste.
             ///   - harassment: Content that expresses, incites, or promotes harassing language towards any target.
             ///   - harassmentThreatening: Harassment content that also includes violence or serious harm towards any target.
@@ -474,8 +467,7 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
             ///   - sexualMinors: Sexual content that includes an individual who is under 18 years old.
             ///   - violence: Content that depicts death, violence, or physical injury.
             ///   - violenceGraphic: Content that depicts death, violence, or physical injury in graphic detail.
-            ///   - illicit: The `illicit` member.
-            ///   - illicitViolent: The `illicit/violent` member.
+            ///   - illicitViolent: The JSON member `illicit/violent`.
             public init(
                 hate: Swift.Bool,
                 hateThreatening: Swift.Bool,
@@ -843,8 +835,6 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 try container.encode(self.violenceGraphic, forKey: .violenceGraphic)
             }
 
-            /// The `items` schema.
-            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm/items`.
@@ -862,8 +852,6 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 public static var image: Self { Self(rawValue: "image") }
             }
 
-            /// The `items` schema.
-            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm~1intent/items`.
@@ -881,8 +869,6 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 public static var image: Self { Self(rawValue: "image") }
             }
 
-            /// The `items` schema.
-            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/self-harm~1instructions/items`.
@@ -900,8 +886,6 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 public static var image: Self { Self(rawValue: "image") }
             }
 
-            /// The `items` schema.
-            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/sexual/items`.
@@ -919,8 +903,6 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 public static var image: Self { Self(rawValue: "image") }
             }
 
-            /// The `items` schema.
-            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/violence/items`.
@@ -938,8 +920,6 @@ public struct CreateModerationResponse: Codable, Hashable, Sendable, SpecDeviati
                 public static var image: Self { Self(rawValue: "image") }
             }
 
-            /// The `items` schema.
-            ///
             /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
             ///
             /// - Remark: Generated from `#/components/schemas/CreateModerationResponse/properties/results/items/properties/category_applied_input_types/properties/violence~1graphic/items`.

@@ -15,11 +15,10 @@ public struct AdminAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var redactedValue: Swift.String
     /// The Unix timestamp (in seconds) of when the API key was created
     public var createdAt: Swift.Int
-    /// The `expires_at` member.
+    /// The JSON member `expires_at`.
     public var expiresAt: Swift.Int?
-    /// The `last_used_at` member.
+    /// The JSON member `last_used_at`.
     public var lastUsedAt: Swift.Int?
-    /// The `owner` member.
     public var owner: AdminAPIKey.Owner
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -30,10 +29,9 @@ public struct AdminAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
-    ///   - owner: The `owner` member.
     ///   - name: The name of the API key
-    ///   - expiresAt: The `expires_at` member.
-    ///   - lastUsedAt: The `last_used_at` member.
+    ///   - expiresAt: The JSON member `expires_at`.
+    ///   - lastUsedAt: The JSON member `last_used_at`.
     public init(
         id: Swift.String,
         redactedValue: Swift.String,
@@ -96,8 +94,6 @@ public struct AdminAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
         try container.encode(self.owner, forKey: .owner)
     }
 
-    /// The `owner` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
     public struct Owner: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Always `user`
@@ -180,8 +176,6 @@ public struct AdminAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `AdminApiKeyCreateResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AdminApiKeyCreateResponse`.
 public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier, which can be referenced in API endpoints
@@ -192,11 +186,10 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable, SpecDeviat
     public var redactedValue: Swift.String
     /// The Unix timestamp (in seconds) of when the API key was created
     public var createdAt: Swift.Int
-    /// The `expires_at` member.
+    /// The JSON member `expires_at`.
     public var expiresAt: Swift.Int?
-    /// The `last_used_at` member.
+    /// The JSON member `last_used_at`.
     public var lastUsedAt: Swift.Int?
-    /// The `owner` member.
     public var owner: AdminAPIKeyCreateResponse.Owner
     /// The value of the API key. Only shown on create.
     public var value: Swift.String
@@ -209,11 +202,10 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable, SpecDeviat
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - redactedValue: The redacted value of the API key
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
-    ///   - owner: The `owner` member.
-    ///   - value: The value of the API key. Only shown on create.
+    ///   - value: The value of the API key.
     ///   - name: The name of the API key
-    ///   - expiresAt: The `expires_at` member.
-    ///   - lastUsedAt: The `last_used_at` member.
+    ///   - expiresAt: The JSON member `expires_at`.
+    ///   - lastUsedAt: The JSON member `last_used_at`.
     public init(
         id: Swift.String,
         redactedValue: Swift.String,
@@ -281,8 +273,6 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable, SpecDeviat
         try container.encode(self.value, forKey: .value)
     }
 
-    /// The `owner` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/AdminApiKey/properties/owner`.
     public struct Owner: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Always `user`
@@ -365,17 +355,14 @@ public struct AdminAPIKeyCreateResponse: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `ApiKeyList` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ApiKeyList`.
 public struct APIKeyList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [AdminAPIKey]
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -383,10 +370,9 @@ public struct APIKeyList: Codable, Hashable, Sendable, SpecDeviationReporting, C
     /// Creates a new `APIKeyList`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [AdminAPIKey],
         hasMore: Swift.Bool,
@@ -459,24 +445,24 @@ public struct APIKeyList: Codable, Hashable, Sendable, SpecDeviationReporting, C
 /// `thread.message.completed` event.
 ///
 /// We may add additional events over time, so we recommend handling unknown events gracefully
-/// in your code. See the [Assistants API quickstart](/docs/assistants/overview) to learn how to
+/// in your code. See the [Assistants API quickstart](https://platform.openai.com/docs/assistants/overview) to learn how to
 /// integrate the Assistants API with streaming.
 ///
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AssistantStreamEvent`.
 public enum AssistantStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// event: `thread.created`
+    /// Selected when `event` is `thread.created`.
     case threadCreated(ThreadStreamEvent)
-    /// event: `thread.run.created`, `thread.run.queued`, `thread.run.in_progress`, `thread.run.requires_action`, `thread.run.completed`, `thread.run.incomplete`, `thread.run.failed`, `thread.run.cancelling`, `thread.run.cancelled`, `thread.run.expired`
+    /// Selected when `event` is `thread.run.created`, `thread.run.queued`, `thread.run.in_progress`, `thread.run.requires_action`, `thread.run.completed`, `thread.run.incomplete`, `thread.run.failed`, `thread.run.cancelling`, `thread.run.cancelled` or `thread.run.expired`.
     case runStreamEvent(RunStreamEvent)
-    /// event: `thread.run.step.created`, `thread.run.step.in_progress`, `thread.run.step.delta`, `thread.run.step.completed`, `thread.run.step.failed`, `thread.run.step.cancelled`, `thread.run.step.expired`
+    /// Selected when `event` is `thread.run.step.created`, `thread.run.step.in_progress`, `thread.run.step.delta`, `thread.run.step.completed`, `thread.run.step.failed`, `thread.run.step.cancelled` or `thread.run.step.expired`.
     case runStepStreamEvent(RunStepStreamEvent)
-    /// event: `thread.message.created`, `thread.message.in_progress`, `thread.message.delta`, `thread.message.completed`, `thread.message.incomplete`
+    /// Selected when `event` is `thread.message.created`, `thread.message.in_progress`, `thread.message.delta`, `thread.message.completed` or `thread.message.incomplete`.
     case messageStreamEvent(MessageStreamEvent)
-    /// Occurs when an [error](/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout. (event: `error`)
+    /// Occurs when an [error](https://platform.openai.com/docs/guides/error-codes#api-errors) occurs. Selected when `event` is `error`.
     case error(ErrorEvent)
-    /// Occurs when a stream ends. (event: `done`)
+    /// Occurs when a stream ends. Selected when `event` is `done`.
     case done(DoneEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -523,15 +509,11 @@ public enum AssistantStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepres
 ///
 /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput`.
 public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `files` member.
     public var files: [CodeInterpreterFileOutput.File]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodeInterpreterFileOutput`.
-    ///
-    /// - Parameters:
-    ///   - files: The `files` member.
     public init(files: [CodeInterpreterFileOutput.File]) {
         self.files = files
     }
@@ -562,8 +544,6 @@ public struct CodeInterpreterFileOutput: Codable, Hashable, Sendable, SpecDeviat
         try container.encode(self.files, forKey: .files)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterFileOutput/properties/files/items`.
     public struct File: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The MIME type of the file.
@@ -658,8 +638,6 @@ public struct CodeInterpreterTextOutput: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `ContainerFileListResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerFileListResource`.
 public struct ContainerFileListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of container files.
@@ -826,8 +804,6 @@ public struct ContainerFileResource: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `ContainerListResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerListResource`.
 public struct ContainerListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of containers.
@@ -1159,9 +1135,9 @@ public struct ContainerResource: Codable, Hashable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/Content`.
 public enum Content: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `input_text`, `input_image`, `input_file`
+    /// Selected when `type` is `input_text`, `input_image` or `input_file`.
     case inputContent(InputContent)
-    /// type: `output_text`, `refusal`, `reasoning_text`
+    /// Selected when `type` is `output_text`, `refusal` or `reasoning_text`.
     case outputContent(OutputContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1192,8 +1168,6 @@ public enum Content: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     }
 }
 
-/// The `CreateContainerBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateContainerBody`.
 public struct CreateContainerBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Name of the container to create.
@@ -1218,7 +1192,7 @@ public struct CreateContainerBody: Codable, Hashable, Sendable, SpecDeviationRep
     ///   - fileIDs: IDs of files to copy to the container.
     ///   - expiresAfter: Container expiration time in seconds relative to the 'anchor' time.
     ///   - skills: An optional list of skills referenced by id or inline data.
-    ///   - memoryLimit: Optional memory limit for the container. Defaults to "1g".
+    ///   - memoryLimit: Optional memory limit for the container.
     ///   - networkPolicy: Network access policy for the container.
     public init(
         name: Swift.String,
@@ -1278,15 +1252,11 @@ public struct CreateContainerBody: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/expires_after`.
     public struct ExpiresAfter: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `minutes` member.
         public var minutes: Swift.Int
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `ExpiresAfter`.
-        ///
-        /// - Parameters:
-        ///   - minutes: The `minutes` member.
         public init(minutes: Swift.Int) {
             self.minutes = minutes
         }
@@ -1318,15 +1288,13 @@ public struct CreateContainerBody: Codable, Hashable, Sendable, SpecDeviationRep
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/skills/items`.
     public enum Skill: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `skill_reference`
+        /// Selected when `type` is `skill_reference`.
         case skillReference(SkillReferenceParam)
-        /// type: `inline`
+        /// Selected when `type` is `inline`.
         case inline(InlineSkillParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1388,9 +1356,9 @@ public struct CreateContainerBody: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Remark: Generated from `#/components/schemas/CreateContainerBody/properties/network_policy`.
     public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `disabled`
+        /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
+        /// Selected when `type` is `allowlist`.
         case allowlist(ContainerNetworkPolicyAllowlistParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1422,8 +1390,6 @@ public struct CreateContainerBody: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `CreateContainerFileBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateContainerFileBody`.
 public struct CreateContainerFileBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Name of the file to create.
@@ -1484,18 +1450,12 @@ public struct CreateContainerFileBody: Codable, Hashable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/DeletedConversation`.
 public struct DeletedConversation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `deleted` member.
     public var deleted: Swift.Bool
-    /// The `id` member.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedConversation`.
-    ///
-    /// - Parameters:
-    ///   - deleted: The `deleted` member.
-    ///   - id: The `id` member.
     public init(
         deleted: Swift.Bool,
         id: Swift.String
@@ -1572,19 +1532,15 @@ public struct DoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// Occurs when an [error](/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout.
+/// Occurs when an [error](https://platform.openai.com/docs/guides/error-codes#api-errors) occurs. This can happen due to an internal server error or a timeout.
 ///
 /// - Remark: Generated from `#/components/schemas/ErrorEvent`.
 public struct ErrorEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `data` member.
     public var data: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorEvent`.
-    ///
-    /// - Parameters:
-    ///   - data: The `data` member.
     public init(data: ErrorObject) {
         self.data = data
     }
@@ -1675,13 +1631,13 @@ public struct LogProbProperties: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// References an image [File](/docs/api-reference/files) in the content of a message.
+/// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject`.
 public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
-    /// The `image_file` member.
+    /// The JSON member `image_file`.
     public var imageFile: MessageDeltaContentImageFileObject.ImageFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1690,7 +1646,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable, S
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
-    ///   - imageFile: The `image_file` member.
+    ///   - imageFile: The JSON member `image_file`.
     public init(
         index: Swift.Int,
         imageFile: MessageDeltaContentImageFileObject.ImageFile? = nil
@@ -1728,11 +1684,9 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable, S
         try container.encodeIfPresent(self.imageFile, forKey: .imageFile)
     }
 
-    /// The `image_file` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageFileObject/properties/image_file`.
     public struct ImageFile: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
+        /// The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
         public var fileID: Swift.String?
         /// Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
         public var detail: MessageDeltaContentImageFileObject.ImageFile.Detail?
@@ -1742,8 +1696,8 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable, S
         /// Creates a new `ImageFile`.
         ///
         /// - Parameters:
-        ///   - fileID: The [File](/docs/api-reference/files) ID of the image in the message content. Set `purpose="vision"` when uploading the File if you need to later display the file content.
-        ///   - detail: Specifies the detail level of the image if specified by the user. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        ///   - fileID: The [File](https://platform.openai.com/docs/api-reference/files) ID of the image in the message content.
+        ///   - detail: Specifies the detail level of the image if specified by the user.
         public init(
             fileID: Swift.String? = nil,
             detail: MessageDeltaContentImageFileObject.ImageFile.Detail? = nil
@@ -1808,7 +1762,7 @@ public struct MessageDeltaContentImageFileObject: Codable, Hashable, Sendable, S
 public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: MessageDeltaContentImageURLObject.ImageURL?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1817,7 +1771,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
-    ///   - imageURL: The `image_url` member.
+    ///   - imageURL: The JSON member `image_url`.
     public init(
         index: Swift.Int,
         imageURL: MessageDeltaContentImageURLObject.ImageURL? = nil
@@ -1855,8 +1809,6 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable, Sp
         try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
     }
 
-    /// The `image_url` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentImageUrlObject/properties/image_url`.
     public struct ImageURL: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
@@ -1870,7 +1822,7 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable, Sp
         ///
         /// - Parameters:
         ///   - url: The URL of the image, must be a supported image types: jpeg, jpg, png, gif, webp.
-        ///   - detail: Specifies the detail level of the image. `low` uses fewer tokens, you can opt in to high resolution using `high`.
+        ///   - detail: Specifies the detail level of the image.
         public init(
             url: Swift.String? = nil,
             detail: MessageDeltaContentImageURLObject.ImageURL.Detail? = nil
@@ -1935,7 +1887,6 @@ public struct MessageDeltaContentImageURLObject: Codable, Hashable, Sendable, Sp
 public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the refusal part in the message.
     public var index: Swift.Int
-    /// The `refusal` member.
     public var refusal: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1944,7 +1895,6 @@ public struct MessageDeltaContentRefusalObject: Codable, Hashable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - index: The index of the refusal part in the message.
-    ///   - refusal: The `refusal` member.
     public init(
         index: Swift.Int,
         refusal: Swift.String? = nil
@@ -1991,11 +1941,11 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String?
-    /// The `file_citation` member.
+    /// The JSON member `file_citation`.
     public var fileCitation: MessageDeltaContentTextAnnotationsFileCitationObject.FileCitation?
-    /// The `start_index` member.
+    /// The JSON member `start_index`.
     public var startIndex: Swift.Int?
-    /// The `end_index` member.
+    /// The JSON member `end_index`.
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2005,9 +1955,9 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
     /// - Parameters:
     ///   - index: The index of the annotation in the text content part.
     ///   - text: The text in the message content that needs to be replaced.
-    ///   - fileCitation: The `file_citation` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
+    ///   - fileCitation: The JSON member `file_citation`.
+    ///   - startIndex: The JSON member `start_index`.
+    ///   - endIndex: The JSON member `end_index`.
     public init(
         index: Swift.Int,
         text: Swift.String? = nil,
@@ -2060,8 +2010,6 @@ public struct MessageDeltaContentTextAnnotationsFileCitationObject: Codable, Has
         try container.encodeIfPresent(self.endIndex, forKey: .endIndex)
     }
 
-    /// The `file_citation` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFileCitationObject/properties/file_citation`.
     public struct FileCitation: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the specific File the citation is from.
@@ -2120,11 +2068,11 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
     public var index: Swift.Int
     /// The text in the message content that needs to be replaced.
     public var text: Swift.String?
-    /// The `file_path` member.
+    /// The JSON member `file_path`.
     public var filePath: MessageDeltaContentTextAnnotationsFilePathObject.FilePathValue?
-    /// The `start_index` member.
+    /// The JSON member `start_index`.
     public var startIndex: Swift.Int?
-    /// The `end_index` member.
+    /// The JSON member `end_index`.
     public var endIndex: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2134,9 +2082,9 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
     /// - Parameters:
     ///   - index: The index of the annotation in the text content part.
     ///   - text: The text in the message content that needs to be replaced.
-    ///   - filePath: The `file_path` member.
-    ///   - startIndex: The `start_index` member.
-    ///   - endIndex: The `end_index` member.
+    ///   - filePath: The JSON member `file_path`.
+    ///   - startIndex: The JSON member `start_index`.
+    ///   - endIndex: The JSON member `end_index`.
     public init(
         index: Swift.Int,
         text: Swift.String? = nil,
@@ -2189,8 +2137,6 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
         try container.encodeIfPresent(self.endIndex, forKey: .endIndex)
     }
 
-    /// The `file_path` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextAnnotationsFilePathObject/properties/file_path`.
     public struct FilePathValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the file that was generated.
@@ -2237,7 +2183,6 @@ public struct MessageDeltaContentTextAnnotationsFilePathObject: Codable, Hashabl
 public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the content part in the message.
     public var index: Swift.Int
-    /// The `text` member.
     public var text: MessageDeltaContentTextObject.Text?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2246,7 +2191,6 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable, SpecDe
     ///
     /// - Parameters:
     ///   - index: The index of the content part in the message.
-    ///   - text: The `text` member.
     public init(
         index: Swift.Int,
         text: MessageDeltaContentTextObject.Text? = nil
@@ -2284,13 +2228,10 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable, SpecDe
         try container.encodeIfPresent(self.text, forKey: .text)
     }
 
-    /// The `text` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text`.
     public struct Text: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The data that makes up the text.
         public var value: Swift.String?
-        /// The `annotations` member.
         public var annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2299,7 +2240,6 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable, SpecDe
         ///
         /// - Parameters:
         ///   - value: The data that makes up the text.
-        ///   - annotations: The `annotations` member.
         public init(
             value: Swift.String? = nil,
             annotations: [MessageDeltaContentTextObject.Text.AnnotationValue]? = nil
@@ -2334,15 +2274,13 @@ public struct MessageDeltaContentTextObject: Codable, Hashable, Sendable, SpecDe
             try container.encodeIfPresent(self.annotations, forKey: .annotations)
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaContentTextObject/properties/text/properties/annotations/items`.
         public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Generated when the assistant uses the "file_search" tool to search files. (type: `file_citation`)
+            /// A citation within the message that points to a specific quote from a specific File associated with the assistant or the message. Selected when `type` is `file_citation`.
             case fileCitation(MessageDeltaContentTextAnnotationsFileCitationObject)
-            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. (type: `file_path`)
+            /// A URL for the file that's generated when the assistant used the `code_interpreter` tool to generate a file. Selected when `type` is `file_path`.
             case filePath(MessageDeltaContentTextAnnotationsFilePathObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -2442,7 +2380,7 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable, SpecDeviationRepo
         /// Creates a new `Delta`.
         ///
         /// - Parameters:
-        ///   - role: The entity that produced the message. One of `user` or `assistant`.
+        ///   - role: The entity that produced the message.
         ///   - content: The content of the message in array of text and/or images.
         public init(
             role: MessageDeltaObject.Delta.RoleValue? = nil,
@@ -2497,19 +2435,17 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable, SpecDeviationRepo
             public static var assistant: Self { Self(rawValue: "assistant") }
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/MessageDeltaObject/properties/delta/properties/content/items`.
         public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// References an image [File](/docs/api-reference/files) in the content of a message. (type: `image_file`)
+            /// References an image [File](https://platform.openai.com/docs/api-reference/files) in the content of a message. Selected when `type` is `image_file`.
             case imageFile(MessageDeltaContentImageFileObject)
-            /// The text content that is part of a message. (type: `text`)
+            /// The text content that is part of a message. Selected when `type` is `text`.
             case text(MessageDeltaContentTextObject)
-            /// The refusal content that is part of a message. (type: `refusal`)
+            /// The refusal content that is part of a message. Selected when `type` is `refusal`.
             case refusal(MessageDeltaContentRefusalObject)
-            /// References an image URL in the content of a message. (type: `image_url`)
+            /// References an image URL in the content of a message. Selected when `type` is `image_url`.
             case imageURL(MessageDeltaContentImageURLObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -2548,21 +2484,19 @@ public struct MessageDeltaObject: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `MessageStreamEvent` schema.
-///
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageStreamEvent`.
 public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Occurs when a [message](/docs/api-reference/messages/object) is created. (event: `thread.message.created`)
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is created. Selected when `event` is `thread.message.created`.
     case threadMessageCreated(MessageStreamEvent.ThreadMessageCreated)
-    /// Occurs when a [message](/docs/api-reference/messages/object) moves to an `in_progress` state. (event: `thread.message.in_progress`)
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) moves to an `in_progress` state. Selected when `event` is `thread.message.in_progress`.
     case threadMessageInProgress(MessageStreamEvent.ThreadMessageInProgress)
-    /// Occurs when parts of a [Message](/docs/api-reference/messages/object) are being streamed. (event: `thread.message.delta`)
+    /// Occurs when parts of a [Message](https://platform.openai.com/docs/api-reference/messages/object) are being streamed. Selected when `event` is `thread.message.delta`.
     case threadMessageDelta(MessageStreamEvent.ThreadMessageDelta)
-    /// Occurs when a [message](/docs/api-reference/messages/object) is completed. (event: `thread.message.completed`)
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is completed. Selected when `event` is `thread.message.completed`.
     case threadMessageCompleted(MessageStreamEvent.ThreadMessageCompleted)
-    /// Occurs when a [message](/docs/api-reference/messages/object) ends before it is completed. (event: `thread.message.incomplete`)
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) ends before it is completed. Selected when `event` is `thread.message.incomplete`.
     case threadMessageIncomplete(MessageStreamEvent.ThreadMessageIncomplete)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2601,11 +2535,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [message](/docs/api-reference/messages/object) is created.
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/0`.
     public struct ThreadMessageCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](/docs/api-reference/threads).
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2613,7 +2547,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         /// Creates a new `ThreadMessageCreated`.
         ///
         /// - Parameters:
-        ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
         }
@@ -2645,11 +2579,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [message](/docs/api-reference/messages/object) moves to an `in_progress` state.
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) moves to an `in_progress` state.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/1`.
     public struct ThreadMessageInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](/docs/api-reference/threads).
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2657,7 +2591,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         /// Creates a new `ThreadMessageInProgress`.
         ///
         /// - Parameters:
-        ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
         }
@@ -2689,7 +2623,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when parts of a [Message](/docs/api-reference/messages/object) are being streamed.
+    /// Occurs when parts of a [Message](https://platform.openai.com/docs/api-reference/messages/object) are being streamed.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/2`.
     public struct ThreadMessageDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2733,11 +2667,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [message](/docs/api-reference/messages/object) is completed.
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/3`.
     public struct ThreadMessageCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](/docs/api-reference/threads).
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2745,7 +2679,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         /// Creates a new `ThreadMessageCompleted`.
         ///
         /// - Parameters:
-        ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
         }
@@ -2777,11 +2711,11 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [message](/docs/api-reference/messages/object) ends before it is completed.
+    /// Occurs when a [message](https://platform.openai.com/docs/api-reference/messages/object) ends before it is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/MessageStreamEvent/oneOf/4`.
     public struct ThreadMessageIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents a message within a [thread](/docs/api-reference/threads).
+        /// Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: MessageObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2789,7 +2723,7 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         /// Creates a new `ThreadMessageIncomplete`.
         ///
         /// - Parameters:
-        ///   - data: Represents a message within a [thread](/docs/api-reference/threads).
+        ///   - data: Represents a message within a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: MessageObject) {
             self.data = data
         }
@@ -2822,8 +2756,6 @@ public enum MessageStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
     }
 }
 
-/// The `ModelIds` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIds`.
@@ -3141,7 +3073,7 @@ public struct ModelIDs: OpenEnum {
     public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
 }
 
-/// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
+/// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
@@ -3613,9 +3545,9 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable, SpecDeviationRepo
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDeltaObject/properties/delta/properties/step_details`.
         public enum StepDetails: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// Details of the message creation by the run step. (type: `message_creation`)
+            /// Details of the message creation by the run step. Selected when `type` is `message_creation`.
             case messageCreation(RunStepDeltaStepDetailsMessageCreationObject)
-            /// Details of the tool call. (type: `tool_calls`)
+            /// Details of the tool call. Selected when `type` is `tool_calls`.
             case toolCalls(RunStepDeltaStepDetailsToolCallsObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -3652,7 +3584,7 @@ public struct RunStepDeltaObject: Codable, Hashable, Sendable, SpecDeviationRepo
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject`.
 public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `message_creation` member.
+    /// The JSON member `message_creation`.
     public var messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3660,7 +3592,7 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
     /// Creates a new `RunStepDeltaStepDetailsMessageCreationObject`.
     ///
     /// - Parameters:
-    ///   - messageCreation: The `message_creation` member.
+    ///   - messageCreation: The JSON member `message_creation`.
     public init(messageCreation: RunStepDeltaStepDetailsMessageCreationObject.MessageCreation? = nil) {
         self.messageCreation = messageCreation
     }
@@ -3691,8 +3623,6 @@ public struct RunStepDeltaStepDetailsMessageCreationObject: Codable, Hashable, S
         try container.encodeIfPresent(self.messageCreation, forKey: .messageCreation)
     }
 
-    /// The `message_creation` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsMessageCreationObject/properties/message_creation`.
     public struct MessageCreation: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The ID of the message that was created by this run step.
@@ -3809,7 +3739,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
         ///
         /// - Parameters:
         ///   - input: The input to the Code Interpreter tool call.
-        ///   - outputs: The outputs from the Code Interpreter tool call. Code Interpreter can output one or more items, including text (`logs`) or images (`image`). Each of these are represented by a different object type.
+        ///   - outputs: The outputs from the Code Interpreter tool call.
         public init(
             input: Swift.String? = nil,
             outputs: [RunStepDeltaStepDetailsToolCallsCodeObject.CodeInterpreter.Output]? = nil
@@ -3844,15 +3774,13 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
             try container.encodeIfPresent(self.outputs, forKey: .outputs)
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeObject/properties/code_interpreter/properties/outputs/items`.
         public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// Text output from the Code Interpreter tool call as part of a run step. (type: `logs`)
+            /// Text output from the Code Interpreter tool call as part of a run step. Selected when `type` is `logs`.
             case logs(RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject)
-            /// type: `image`
+            /// Selected when `type` is `image`.
             case image(RunStepDeltaStepDetailsToolCallsCodeOutputImageObject)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -3891,7 +3819,6 @@ public struct RunStepDeltaStepDetailsToolCallsCodeObject: Codable, Hashable, Sen
 public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the output in the outputs array.
     public var index: Swift.Int
-    /// The `image` member.
     public var image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3900,7 +3827,6 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
     ///
     /// - Parameters:
     ///   - index: The index of the output in the outputs array.
-    ///   - image: The `image` member.
     public init(
         index: Swift.Int,
         image: RunStepDeltaStepDetailsToolCallsCodeOutputImageObject.ImageValue? = nil
@@ -3938,11 +3864,9 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
         try container.encodeIfPresent(self.image, forKey: .image)
     }
 
-    /// The `image` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputImageObject/properties/image`.
     public struct ImageValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The [file](/docs/api-reference/files) ID of the image.
+        /// The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public var fileID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3950,7 +3874,7 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
         /// Creates a new `ImageValue`.
         ///
         /// - Parameters:
-        ///   - fileID: The [file](/docs/api-reference/files) ID of the image.
+        ///   - fileID: The [file](https://platform.openai.com/docs/api-reference/files) ID of the image.
         public init(fileID: Swift.String? = nil) {
             self.fileID = fileID
         }
@@ -3977,5 +3901,59 @@ public struct RunStepDeltaStepDetailsToolCallsCodeOutputImageObject: Codable, Ha
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encodeIfPresent(self.fileID, forKey: .fileID)
         }
+    }
+}
+
+/// Text output from the Code Interpreter tool call as part of a run step.
+///
+/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
+public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the output in the outputs array.
+    public var index: Swift.Int
+    /// The text output from the Code Interpreter tool call.
+    public var logs: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the output in the outputs array.
+    ///   - logs: The text output from the Code Interpreter tool call.
+    public init(
+        index: Swift.Int,
+        logs: Swift.String? = nil
+    ) {
+        self.index = index
+        self.logs = logs
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case index
+        case logs
+        case type
+    }
+
+    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("logs", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.logs = try reader.optional(Swift.String.self, .logs)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("logs", forKey: .type)
+        try container.encode(self.index, forKey: .index)
+        try container.encodeIfPresent(self.logs, forKey: .logs)
     }
 }

@@ -3,60 +3,6 @@
 
 import Foundation
 
-/// Text output from the Code Interpreter tool call as part of a run step.
-///
-/// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
-public struct RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The index of the output in the outputs array.
-    public var index: Swift.Int
-    /// The text output from the Code Interpreter tool call.
-    public var logs: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the output in the outputs array.
-    ///   - logs: The text output from the Code Interpreter tool call.
-    public init(
-        index: Swift.Int,
-        logs: Swift.String? = nil
-    ) {
-        self.index = index
-        self.logs = logs
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case logs
-        case type
-    }
-
-    /// Decodes `RunStepDeltaStepDetailsToolCallsCodeOutputLogsObject` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("logs", .type, required: true)
-        self.index = try reader.required(Swift.Int.self, .index)
-        self.logs = try reader.optional(Swift.String.self, .logs)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("logs", forKey: .type)
-        try container.encode(self.index, forKey: .index)
-        try container.encodeIfPresent(self.logs, forKey: .logs)
-    }
-}
-
 /// File search tool call
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsFileSearchObject`.
@@ -188,7 +134,6 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
         public var name: Swift.String?
         /// The arguments passed to the function.
         public var arguments: Swift.String?
-        /// The `output` member.
         public var output: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -198,7 +143,6 @@ public struct RunStepDeltaStepDetailsToolCallsFunctionObject: Codable, Hashable,
         /// - Parameters:
         ///   - name: The name of the function.
         ///   - arguments: The arguments passed to the function.
-        ///   - output: The `output` member.
         public init(
             name: Swift.String? = nil,
             arguments: Swift.String? = nil,
@@ -252,7 +196,7 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
     /// Creates a new `RunStepDeltaStepDetailsToolCallsObject`.
     ///
     /// - Parameters:
-    ///   - toolCalls: An array of tool calls the run step was involved in. These can be associated with one of three types of tools: `code_interpreter`, `file_search`, or `function`.
+    ///   - toolCalls: An array of tool calls the run step was involved in.
     public init(toolCalls: [RunStepDeltaStepDetailsToolCallsObject.ToolCall]? = nil) {
         self.toolCalls = toolCalls
     }
@@ -283,17 +227,15 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
         try container.encodeIfPresent(self.toolCalls, forKey: .toolCalls)
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepDeltaStepDetailsToolCallsObject/properties/tool_calls/items`.
     public enum ToolCall: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Details of the Code Interpreter tool call the run step was involved in. (type: `code_interpreter`)
+        /// Details of the Code Interpreter tool call the run step was involved in. Selected when `type` is `code_interpreter`.
         case codeInterpreter(RunStepDeltaStepDetailsToolCallsCodeObject)
-        /// type: `file_search`
+        /// Selected when `type` is `file_search`.
         case fileSearch(RunStepDeltaStepDetailsToolCallsFileSearchObject)
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(RunStepDeltaStepDetailsToolCallsFunctionObject)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -328,25 +270,23 @@ public struct RunStepDeltaStepDetailsToolCallsObject: Codable, Hashable, Sendabl
     }
 }
 
-/// The `RunStepStreamEvent` schema.
-///
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent`.
 public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created. (event: `thread.run.step.created`)
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is created. Selected when `event` is `thread.run.step.created`.
     case threadRunStepCreated(RunStepStreamEvent.ThreadRunStepCreated)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state. (event: `thread.run.step.in_progress`)
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) moves to an `in_progress` state. Selected when `event` is `thread.run.step.in_progress`.
     case threadRunStepInProgress(RunStepStreamEvent.ThreadRunStepInProgress)
-    /// Occurs when parts of a [run step](/docs/api-reference/run-steps/step-object) are being streamed. (event: `thread.run.step.delta`)
+    /// Occurs when parts of a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) are being streamed. Selected when `event` is `thread.run.step.delta`.
     case threadRunStepDelta(RunStepStreamEvent.ThreadRunStepDelta)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is completed. (event: `thread.run.step.completed`)
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is completed. Selected when `event` is `thread.run.step.completed`.
     case threadRunStepCompleted(RunStepStreamEvent.ThreadRunStepCompleted)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) fails. (event: `thread.run.step.failed`)
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) fails. Selected when `event` is `thread.run.step.failed`.
     case threadRunStepFailed(RunStepStreamEvent.ThreadRunStepFailed)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is cancelled. (event: `thread.run.step.cancelled`)
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is cancelled. Selected when `event` is `thread.run.step.cancelled`.
     case threadRunStepCancelled(RunStepStreamEvent.ThreadRunStepCancelled)
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) expires. (event: `thread.run.step.expired`)
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) expires. Selected when `event` is `thread.run.step.expired`.
     case threadRunStepExpired(RunStepStreamEvent.ThreadRunStepExpired)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -391,7 +331,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is created.
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/0`.
     public struct ThreadRunStepCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -435,7 +375,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) moves to an `in_progress` state.
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) moves to an `in_progress` state.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/1`.
     public struct ThreadRunStepInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -479,7 +419,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when parts of a [run step](/docs/api-reference/run-steps/step-object) are being streamed.
+    /// Occurs when parts of a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) are being streamed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/2`.
     public struct ThreadRunStepDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -523,7 +463,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is completed.
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/3`.
     public struct ThreadRunStepCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -567,7 +507,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) fails.
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) fails.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/4`.
     public struct ThreadRunStepFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -611,7 +551,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) is cancelled.
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) is cancelled.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/5`.
     public struct ThreadRunStepCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -655,7 +595,7 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
         }
     }
 
-    /// Occurs when a [run step](/docs/api-reference/run-steps/step-object) expires.
+    /// Occurs when a [run step](https://platform.openai.com/docs/api-reference/run-steps/step-object) expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStepStreamEvent/oneOf/6`.
     public struct ThreadRunStepExpired: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -700,31 +640,29 @@ public enum RunStepStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresen
     }
 }
 
-/// The `RunStreamEvent` schema.
-///
 /// Decoded by the `event` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RunStreamEvent`.
 public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Occurs when a new [run](/docs/api-reference/runs/object) is created. (event: `thread.run.created`)
+    /// Occurs when a new [run](https://platform.openai.com/docs/api-reference/runs/object) is created. Selected when `event` is `thread.run.created`.
     case threadRunCreated(RunStreamEvent.ThreadRunCreated)
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `queued` status. (event: `thread.run.queued`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `queued` status. Selected when `event` is `thread.run.queued`.
     case threadRunQueued(RunStreamEvent.ThreadRunQueued)
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to an `in_progress` status. (event: `thread.run.in_progress`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to an `in_progress` status. Selected when `event` is `thread.run.in_progress`.
     case threadRunInProgress(RunStreamEvent.ThreadRunInProgress)
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `requires_action` status. (event: `thread.run.requires_action`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `requires_action` status. Selected when `event` is `thread.run.requires_action`.
     case threadRunRequiresAction(RunStreamEvent.ThreadRunRequiresAction)
-    /// Occurs when a [run](/docs/api-reference/runs/object) is completed. (event: `thread.run.completed`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) is completed. Selected when `event` is `thread.run.completed`.
     case threadRunCompleted(RunStreamEvent.ThreadRunCompleted)
-    /// Occurs when a [run](/docs/api-reference/runs/object) ends with status `incomplete`. (event: `thread.run.incomplete`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) ends with status `incomplete`. Selected when `event` is `thread.run.incomplete`.
     case threadRunIncomplete(RunStreamEvent.ThreadRunIncomplete)
-    /// Occurs when a [run](/docs/api-reference/runs/object) fails. (event: `thread.run.failed`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) fails. Selected when `event` is `thread.run.failed`.
     case threadRunFailed(RunStreamEvent.ThreadRunFailed)
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `cancelling` status. (event: `thread.run.cancelling`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `cancelling` status. Selected when `event` is `thread.run.cancelling`.
     case threadRunCancelling(RunStreamEvent.ThreadRunCancelling)
-    /// Occurs when a [run](/docs/api-reference/runs/object) is cancelled. (event: `thread.run.cancelled`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) is cancelled. Selected when `event` is `thread.run.cancelled`.
     case threadRunCancelled(RunStreamEvent.ThreadRunCancelled)
-    /// Occurs when a [run](/docs/api-reference/runs/object) expires. (event: `thread.run.expired`)
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) expires. Selected when `event` is `thread.run.expired`.
     case threadRunExpired(RunStreamEvent.ThreadRunExpired)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -778,11 +716,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a new [run](/docs/api-reference/runs/object) is created.
+    /// Occurs when a new [run](https://platform.openai.com/docs/api-reference/runs/object) is created.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/0`.
     public struct ThreadRunCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -790,7 +728,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunCreated`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -822,11 +760,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `queued` status.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `queued` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/1`.
     public struct ThreadRunQueued: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -834,7 +772,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunQueued`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -866,11 +804,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to an `in_progress` status.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to an `in_progress` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/2`.
     public struct ThreadRunInProgress: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -878,7 +816,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunInProgress`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -910,11 +848,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `requires_action` status.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `requires_action` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/3`.
     public struct ThreadRunRequiresAction: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -922,7 +860,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunRequiresAction`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -954,11 +892,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) is completed.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) is completed.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/4`.
     public struct ThreadRunCompleted: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -966,7 +904,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunCompleted`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -998,11 +936,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) ends with status `incomplete`.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) ends with status `incomplete`.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/5`.
     public struct ThreadRunIncomplete: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1010,7 +948,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunIncomplete`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -1042,11 +980,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) fails.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) fails.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/6`.
     public struct ThreadRunFailed: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1054,7 +992,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunFailed`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -1086,11 +1024,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) moves to a `cancelling` status.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) moves to a `cancelling` status.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/7`.
     public struct ThreadRunCancelling: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1098,7 +1036,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunCancelling`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -1130,11 +1068,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) is cancelled.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) is cancelled.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/8`.
     public struct ThreadRunCancelled: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1142,7 +1080,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunCancelled`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -1174,11 +1112,11 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         }
     }
 
-    /// Occurs when a [run](/docs/api-reference/runs/object) expires.
+    /// Occurs when a [run](https://platform.openai.com/docs/api-reference/runs/object) expires.
     ///
     /// - Remark: Generated from `#/components/schemas/RunStreamEvent/oneOf/9`.
     public struct ThreadRunExpired: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// Represents an execution run on a [thread](/docs/api-reference/threads).
+        /// Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public var data: RunObject
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1186,7 +1124,7 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
         /// Creates a new `ThreadRunExpired`.
         ///
         /// - Parameters:
-        ///   - data: Represents an execution run on a [thread](/docs/api-reference/threads).
+        ///   - data: Represents an execution run on a [thread](https://platform.openai.com/docs/api-reference/threads).
         public init(data: RunObject) {
             self.data = data
         }
@@ -1219,13 +1157,13 @@ public enum RunStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentabl
     }
 }
 
-/// Occurs when a new [thread](/docs/api-reference/threads/object) is created.
+/// Occurs when a new [thread](https://platform.openai.com/docs/api-reference/threads/object) is created.
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadStreamEvent/oneOf/0`.
 public struct ThreadStreamEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether to enable input audio transcription.
     public var enabled: Swift.Bool?
-    /// Represents a thread that contains [messages](/docs/api-reference/messages).
+    /// Represents a thread that contains [messages](https://platform.openai.com/docs/api-reference/messages).
     public var data: ThreadObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1233,7 +1171,7 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `ThreadStreamEvent`.
     ///
     /// - Parameters:
-    ///   - data: Represents a thread that contains [messages](/docs/api-reference/messages).
+    ///   - data: Represents a thread that contains [messages](https://platform.openai.com/docs/api-reference/messages).
     ///   - enabled: Whether to enable input audio transcription.
     public init(
         data: ThreadObject,
@@ -1282,7 +1220,7 @@ public struct ThreadStreamEvent: Codable, Hashable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/TranscriptionChunkingStrategy`.
 public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    /// Automatically set chunking parameters based on the audio. Must be set to `"auto"`.
+    /// Automatically set chunking parameters based on the audio.
     case string(Swift.String)
     case vadConfig(VadConfig)
     /// A variant this SDK does not know, kept as its raw JSON.
@@ -1318,8 +1256,6 @@ public enum TranscriptionChunkingStrategy: Codable, Hashable, Sendable, UnknownC
     }
 }
 
-/// The `FileCitationParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FileCitationParam`.
 public struct FileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the file in the list of files.
@@ -1380,8 +1316,6 @@ public struct FileCitationParam: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `UrlCitationParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UrlCitationParam`.
 public struct URLCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
@@ -1450,8 +1384,6 @@ public struct URLCitationParam: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `ContainerFileCitationParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerFileCitationParam`.
 public struct ContainerFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The index of the first character of the citation in the message.
@@ -1528,8 +1460,6 @@ public struct ContainerFileCitationParam: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `SpendLimitCurrency` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitCurrency`.
@@ -1544,8 +1474,6 @@ public struct SpendLimitCurrency: OpenEnum {
     public static var usd: Self { Self(rawValue: "USD") }
 }
 
-/// The `SpendLimitInterval` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitInterval`.
@@ -1560,8 +1488,6 @@ public struct SpendLimitInterval: OpenEnum {
     public static var month: Self { Self(rawValue: "month") }
 }
 
-/// The `SpendLimitEnforcementStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SpendLimitEnforcementStatus`.
@@ -1639,8 +1565,8 @@ public struct OrganizationSpendLimitResource: Codable, Hashable, Sendable, SpecD
     ///
     /// - Parameters:
     ///   - thresholdAmount: The hard spend limit amount, in cents.
-    ///   - currency: The currency for the threshold amount. Currently, only `USD` is supported.
-    ///   - interval: The time interval for evaluating spend against the threshold. Currently, only `month` is supported.
+    ///   - currency: The currency for the threshold amount.
+    ///   - interval: The time interval for evaluating spend against the threshold.
     ///   - enforcement: The current enforcement state of the hard spend limit.
     public init(
         thresholdAmount: Swift.Int,
@@ -1800,8 +1726,8 @@ public struct ProjectSpendLimitResource: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - thresholdAmount: The hard spend limit amount, in cents.
-    ///   - currency: The currency for the threshold amount. Currently, only `USD` is supported.
-    ///   - interval: The time interval for evaluating spend against the threshold. Currently, only `month` is supported.
+    ///   - currency: The currency for the threshold amount.
+    ///   - interval: The time interval for evaluating spend against the threshold.
     ///   - enforcement: The current enforcement state of the hard spend limit.
     public init(
         thresholdAmount: Swift.Int,
@@ -1993,8 +1919,6 @@ public struct CreateProjectServiceAccountAPIKeyBody: Codable, Hashable, Sendable
     }
 }
 
-/// The `ServiceAccountApiKeyBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ServiceAccountApiKeyBody`.
 public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unredacted API key value.
@@ -2063,8 +1987,6 @@ public struct ServiceAccountAPIKeyBody: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `CreateContentProvenanceBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateContentProvenanceBody`.
 public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The image or audio file to check for supported OpenAI provenance signals.
@@ -2110,8 +2032,6 @@ public struct CreateContentProvenanceBody: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `ProvenanceCheckObject` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProvenanceCheckObject`.
@@ -2126,8 +2046,6 @@ public struct ProvenanceCheckObject: OpenEnum {
     public static var contentProvenanceCheck: Self { Self(rawValue: "content_provenance_check") }
 }
 
-/// The `ProvenanceDetectionResultApi` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProvenanceDetectionResultApi`.
@@ -2145,8 +2063,6 @@ public struct ProvenanceDetectionResultAPI: OpenEnum {
     public static var notDetected: Self { Self(rawValue: "not_detected") }
 }
 
-/// The `C2PAValidationStateApi` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/C2PAValidationStateApi`.
@@ -2170,8 +2086,6 @@ public struct C2PaValidationStateAPI: OpenEnum {
     public static var notPresent: Self { Self(rawValue: "not_present") }
 }
 
-/// The `C2PAProvenanceResult` schema.
-///
 /// - Remark: Generated from `#/components/schemas/C2PAProvenanceResult`.
 public struct C2PaProvenanceResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether a supported OpenAI C2PA provenance signal was detected.
@@ -2179,11 +2093,9 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable, SpecDeviationRe
     public var outcome: ProvenanceDetectionResultAPI
     /// The validation status of the C2PA manifest in the uploaded image.
     public var validationState: C2PaValidationStateAPI
-    /// The `issuer` member.
     public var issuer: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `generated_at` member.
+    /// The JSON member `generated_at`.
     public var generatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2193,9 +2105,7 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable, SpecDeviationRe
     /// - Parameters:
     ///   - outcome: Whether a supported OpenAI C2PA provenance signal was detected.
     ///   - validationState: The validation status of the C2PA manifest in the uploaded image.
-    ///   - issuer: The `issuer` member.
-    ///   - model: The `model` member.
-    ///   - generatedAt: The `generated_at` member.
+    ///   - generatedAt: The JSON member `generated_at`.
     public init(
         outcome: ProvenanceDetectionResultAPI,
         validationState: C2PaValidationStateAPI,
@@ -2249,16 +2159,13 @@ public struct C2PaProvenanceResult: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `SynthIDProvenanceResult` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SynthIDProvenanceResult`.
 public struct SynthIDProvenanceResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether a supported OpenAI SynthID watermark was detected.
     /// If `not_detected`, it means the tool did not find supported signals in the uploaded file. The content could still have been generated by OpenAI if the metadata was stripped or has evidence of tampering, the watermark was degraded, it comes from a legacy generation model, or it was created before provenance signals were available. Content could also still be AI-generated by another company's model, which the tool currently does not detect.
     public var outcome: ProvenanceDetectionResultAPI
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `generated_at` member.
+    /// The JSON member `generated_at`.
     public var generatedAt: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2267,8 +2174,7 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - outcome: Whether a supported OpenAI SynthID watermark was detected.
-    ///   - model: The `model` member.
-    ///   - generatedAt: The `generated_at` member.
+    ///   - generatedAt: The JSON member `generated_at`.
     public init(
         outcome: ProvenanceDetectionResultAPI,
         model: Swift.String? = nil,
@@ -2312,8 +2218,6 @@ public struct SynthIDProvenanceResult: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// The `ProvenanceResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProvenanceResource`.
 public struct ProvenanceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The Unix timestamp, in seconds, when the provenance check was created.
@@ -2327,7 +2231,7 @@ public struct ProvenanceResource: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - createdAt: The Unix timestamp, in seconds, when the provenance check was created.
-    ///   - results: The provenance results that apply to the uploaded file. Image results include C2PA and SynthID; audio results include SynthID.
+    ///   - results: The provenance results that apply to the uploaded file.
     public init(
         createdAt: Swift.Int,
         results: [ProvenanceResource.ResultValue]
@@ -2365,15 +2269,13 @@ public struct ProvenanceResource: Codable, Hashable, Sendable, SpecDeviationRepo
         try container.encode(self.results, forKey: .results)
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ProvenanceResource/properties/results/items`.
     public enum ResultValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `c2pa`
+        /// Selected when `type` is `c2pa`.
         case c2pa(C2PaProvenanceResult)
-        /// type: `synthid`
+        /// Selected when `type` is `synthid`.
         case synthid(SynthIDProvenanceResult)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2405,8 +2307,6 @@ public struct ProvenanceResource: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `TruncationEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/TruncationEnum`.
@@ -2424,8 +2324,6 @@ public struct TruncationEnum: OpenEnum {
     public static var disabled: Self { Self(rawValue: "disabled") }
 }
 
-/// The `PersonalityEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PersonalityEnum`.
@@ -2443,21 +2341,14 @@ public struct PersonalityEnum: OpenEnum {
     public static var pragmatic: Self { Self(rawValue: "pragmatic") }
 }
 
-/// The `TokenCountsBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/TokenCountsBody`.
 public struct TokenCountsBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `input` member.
     public var input: TokenCountsBody.Input?
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
-    /// The `tools` member.
     public var tools: [Tool]?
-    /// The `text` member.
     public var text: ResponseTextParam?
-    /// The `reasoning` member.
     public var reasoning: Reasoning?
     private var _truncation: TruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
@@ -2466,15 +2357,13 @@ public struct TokenCountsBody: Codable, Hashable, Sendable, SpecDeviationReporti
         get { _truncation }
         set { _truncation = newValue }
     }
-    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
     public var personality: PersonalityEnum?
-    /// The `conversation` member.
     public var conversation: ConversationParam?
-    /// The `tool_choice` member.
+    /// The JSON member `tool_choice`.
     public var toolChoice: ToolChoiceParam?
-    /// The `parallel_tool_calls` member.
+    /// The JSON member `parallel_tool_calls`.
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2482,18 +2371,11 @@ public struct TokenCountsBody: Codable, Hashable, Sendable, SpecDeviationReporti
     /// Creates a new `TokenCountsBody`.
     ///
     /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - input: The `input` member.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - tools: The `tools` member.
-    ///   - text: The `text` member.
-    ///   - reasoning: The `reasoning` member.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    ///   - instructions: The `instructions` member.
-    ///   - personality: A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
-    ///   - conversation: The `conversation` member.
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - parallelToolCalls: The `parallel_tool_calls` member.
+    ///   - personality: A model-owned style preset to apply to this request.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     public init(
         model: Swift.String? = nil,
         input: TokenCountsBody.Input? = nil,
@@ -2626,7 +2508,7 @@ public struct TokenCountsBody: Codable, Hashable, Sendable, SpecDeviationReporti
 ///
 /// - Remark: Generated from `#/components/schemas/TokenCountsResource`.
 public struct TokenCountsResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input_tokens` member.
+    /// The JSON member `input_tokens`.
     public var inputTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2634,7 +2516,7 @@ public struct TokenCountsResource: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `TokenCountsResource`.
     ///
     /// - Parameters:
-    ///   - inputTokens: The `input_tokens` member.
+    ///   - inputTokens: The JSON member `input_tokens`.
     public init(inputTokens: Swift.Int) {
         self.inputTokens = inputTokens
     }
@@ -2666,8 +2548,6 @@ public struct TokenCountsResource: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `PromptCacheRetentionEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheRetentionEnum`.
@@ -2685,8 +2565,6 @@ public struct PromptCacheRetentionEnum: OpenEnum {
     public static var _24h: Self { Self(rawValue: "24h") }
 }
 
-/// The `ServiceTierEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ServiceTierEnum`.
@@ -2713,25 +2591,21 @@ public struct ServiceTierEnum: OpenEnum {
     public static var priority: Self { Self(rawValue: "priority") }
 }
 
-/// The `CompactResponseMethodPublicBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CompactResponseMethodPublicBody`.
 public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
+    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: ModelIDsCompaction?
-    /// The `input` member.
     public var input: CompactResponseMethodPublicBody.Input?
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
-    /// The `instructions` member.
     public var instructions: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     public var promptCacheRetention: PromptCacheRetentionEnum?
-    /// The `prompt_cache_options` member.
+    /// The JSON member `prompt_cache_options`.
     public var promptCacheOptions: PromptCacheOptionsParam?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: ServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2739,14 +2613,12 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable, Spec
     /// Creates a new `CompactResponseMethodPublicBody`.
     ///
     /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
-    ///   - input: The `input` member.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - instructions: The `instructions` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: The `prompt_cache_options` member.
-    ///   - serviceTier: The `service_tier` member.
+    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: The JSON member `prompt_cache_options`.
+    ///   - serviceTier: The JSON member `service_tier`.
     public init(
         model: ModelIDsCompaction? = nil,
         input: CompactResponseMethodPublicBody.Input? = nil,
@@ -2861,61 +2733,61 @@ public struct CompactResponseMethodPublicBody: Codable, Hashable, Sendable, Spec
 ///
 /// - Remark: Generated from `#/components/schemas/ItemField`.
 public enum ItemField: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A message to or from the model. (type: `message`)
+    /// A message to or from the model. Selected when `type` is `message`.
     case message(Message)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(Program)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(ProgramOutput)
-    /// A tool call to run a function. See the (type: `function_call`)
+    /// A tool call to run a function. Selected when `type` is `function_call`.
     case functionCall(FunctionToolCall)
-    /// type: `tool_search_call`
+    /// Selected when `type` is `tool_search_call`.
     case toolSearchCall(ToolSearchCall)
-    /// type: `tool_search_output`
+    /// Selected when `type` is `tool_search_output`.
     case toolSearchOutput(ToolSearchOutput)
-    /// type: `additional_tools`
+    /// Selected when `type` is `additional_tools`.
     case additionalTools(AdditionalTools)
-    /// The output of a function tool call. (type: `function_call_output`)
+    /// The output of a function tool call. Selected when `type` is `function_call_output`.
     case functionCallOutput(FunctionToolCallOutput)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
     case fileSearchCall(FileSearchToolCall)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
     case webSearchCall(WebSearchToolCall)
-    /// An image generation request made by the model. (type: `image_generation_call`)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
     case imageGenerationCall(ImageGenToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
     case computerCall(ComputerToolCall)
-    /// type: `computer_call_output`
+    /// Selected when `type` is `computer_call_output`.
     case computerCallOutput(ComputerToolCallOutputResource)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
     case reasoning(ReasoningItem)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
     case compaction(CompactionBody)
-    /// A tool call to run code. (type: `code_interpreter_call`)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
     case codeInterpreterCall(CodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
     case localShellCall(LocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
     case localShellCallOutput(LocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. (type: `shell_call`)
+    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
     case shellCall(FunctionShellCall)
-    /// The output of a shell tool call that was emitted. (type: `shell_call_output`)
+    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
     case shellCallOutput(FunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. (type: `apply_patch_call`)
+    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
     case applyPatchCall(ApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
     case applyPatchCallOutput(ApplyPatchToolCallOutput)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
     case mcpListTools(MCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
     case mcpApprovalRequest(MCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
     case mcpApprovalResponse(MCPApprovalResponseResource)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
     case mcpCall(MCPToolCall)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
+    /// A call to a custom tool created by the model. Selected when `type` is `custom_tool_call`.
     case customToolCall(CustomToolCall)
-    /// The output of a custom tool call from your code, being sent back to the model. (type: `custom_tool_call_output`)
+    /// The output of a custom tool call from your code, being sent back to the model. Selected when `type` is `custom_tool_call_output`.
     case customToolCallOutput(CustomToolCallOutput)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3141,9 +3013,8 @@ public struct ChatkitWorkflowTracing: Codable, Hashable, Sendable, SpecDeviation
 public struct ChatkitWorkflow: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Identifier of the workflow backing the session.
     public var id: Swift.String
-    /// The `version` member.
     public var version: Swift.String?
-    /// The `state_variables` member.
+    /// The JSON member `state_variables`.
     public var stateVariables: [Swift.String: ChatkitWorkflow.StateVariablesValue]?
     /// Tracing settings applied to the workflow.
     public var tracing: ChatkitWorkflowTracing
@@ -3155,8 +3026,7 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable, SpecDeviationReporti
     /// - Parameters:
     ///   - id: Identifier of the workflow backing the session.
     ///   - tracing: Tracing settings applied to the workflow.
-    ///   - version: The `version` member.
-    ///   - stateVariables: The `state_variables` member.
+    ///   - stateVariables: The JSON member `state_variables`.
     public init(
         id: Swift.String,
         tracing: ChatkitWorkflowTracing,
@@ -3201,8 +3071,6 @@ public struct ChatkitWorkflow: Codable, Hashable, Sendable, SpecDeviationReporti
         try container.encode(self.tracing, forKey: .tracing)
     }
 
-    /// The `additionalProperties` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ChatkitWorkflow/properties/state_variables/anyOf/0/additionalProperties`.
@@ -3296,8 +3164,6 @@ public struct ChatSessionRateLimits: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `ChatSessionStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatSessionStatus`.
@@ -3365,9 +3231,9 @@ public struct ChatSessionAutomaticThreadTitling: Codable, Hashable, Sendable, Sp
 public struct ChatSessionFileUpload: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates if uploads are enabled for the session.
     public var enabled: Swift.Bool
-    /// The `max_file_size` member.
+    /// The JSON member `max_file_size`.
     public var maxFileSize: Swift.Int?
-    /// The `max_files` member.
+    /// The JSON member `max_files`.
     public var maxFiles: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3376,8 +3242,8 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - enabled: Indicates if uploads are enabled for the session.
-    ///   - maxFileSize: The `max_file_size` member.
-    ///   - maxFiles: The `max_files` member.
+    ///   - maxFileSize: The JSON member `max_file_size`.
+    ///   - maxFiles: The JSON member `max_files`.
     public init(
         enabled: Swift.Bool,
         maxFileSize: Swift.Int? = nil,
@@ -3424,7 +3290,7 @@ public struct ChatSessionFileUpload: Codable, Hashable, Sendable, SpecDeviationR
 public struct ChatSessionHistory: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Indicates if chat history is persisted for the session.
     public var enabled: Swift.Bool
-    /// The `recent_threads` member.
+    /// The JSON member `recent_threads`.
     public var recentThreads: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3433,7 +3299,7 @@ public struct ChatSessionHistory: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - enabled: Indicates if chat history is persisted for the session.
-    ///   - recentThreads: The `recent_threads` member.
+    ///   - recentThreads: The JSON member `recent_threads`.
     public init(
         enabled: Swift.Bool,
         recentThreads: Swift.Int? = nil
@@ -3668,7 +3534,7 @@ public struct WorkflowTracingParam: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `WorkflowTracingParam`.
     ///
     /// - Parameters:
-    ///   - enabled: Whether tracing is enabled during the session. Defaults to true.
+    ///   - enabled: Whether tracing is enabled during the session.
     public init(enabled: Swift.Bool? = nil) {
         self.enabled = enabled
     }
@@ -3716,9 +3582,9 @@ public struct WorkflowParam: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - id: Identifier for the workflow invoked by the session.
-    ///   - version: Specific workflow version to run. Defaults to the latest deployed version.
-    ///   - stateVariables: State variables forwarded to the workflow. Keys may be up to 64 characters, values must be primitive types, and the map defaults to an empty object.
-    ///   - tracing: Optional tracing overrides for the workflow invocation. When omitted, tracing is enabled by default.
+    ///   - version: Specific workflow version to run.
+    ///   - stateVariables: State variables forwarded to the workflow.
+    ///   - tracing: Optional tracing overrides for the workflow invocation.
     public init(
         id: Swift.String,
         version: Swift.String? = nil,
@@ -3763,8 +3629,6 @@ public struct WorkflowParam: Codable, Hashable, Sendable, SpecDeviationReporting
         try container.encodeIfPresent(self.tracing, forKey: .tracing)
     }
 
-    /// The `additionalProperties` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/WorkflowParam/properties/state_variables/additionalProperties`.
@@ -3873,7 +3737,7 @@ public struct RateLimitsParam: Codable, Hashable, Sendable, SpecDeviationReporti
     /// Creates a new `RateLimitsParam`.
     ///
     /// - Parameters:
-    ///   - maxRequestsPer1Minute: Maximum number of requests allowed per minute for the session. Defaults to 10.
+    ///   - maxRequestsPer1Minute: Maximum number of requests allowed per minute for the session.
     public init(maxRequestsPer1Minute: Swift.Int? = nil) {
         self.maxRequestsPer1Minute = maxRequestsPer1Minute
     }
@@ -3914,7 +3778,7 @@ public struct AutomaticThreadTitlingParam: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `AutomaticThreadTitlingParam`.
     ///
     /// - Parameters:
-    ///   - enabled: Enable automatic thread title generation. Defaults to true.
+    ///   - enabled: Enable automatic thread title generation.
     public init(enabled: Swift.Bool? = nil) {
         self.enabled = enabled
     }
@@ -3959,9 +3823,9 @@ public struct FileUploadParam: Codable, Hashable, Sendable, SpecDeviationReporti
     /// Creates a new `FileUploadParam`.
     ///
     /// - Parameters:
-    ///   - enabled: Enable uploads for this session. Defaults to false.
-    ///   - maxFileSize: Maximum size in megabytes for each uploaded file. Defaults to 512 MB, which is the maximum allowable size.
-    ///   - maxFiles: Maximum number of files that can be uploaded to the session. Defaults to 10.
+    ///   - enabled: Enable uploads for this session.
+    ///   - maxFileSize: Maximum size in megabytes for each uploaded file.
+    ///   - maxFiles: Maximum number of files that can be uploaded to the session.
     public init(
         enabled: Swift.Bool? = nil,
         maxFileSize: Swift.Int? = nil,
@@ -3999,5 +3863,115 @@ public struct FileUploadParam: Codable, Hashable, Sendable, SpecDeviationReporti
         try container.encodeIfPresent(self.enabled, forKey: .enabled)
         try container.encodeIfPresent(self.maxFileSize, forKey: .maxFileSize)
         try container.encodeIfPresent(self.maxFiles, forKey: .maxFiles)
+    }
+}
+
+/// Controls how much historical context is retained for the session.
+///
+/// - Remark: Generated from `#/components/schemas/HistoryParam`.
+public struct HistoryParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Enables chat users to access previous ChatKit threads. Defaults to true.
+    public var enabled: Swift.Bool?
+    /// Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
+    public var recentThreads: Swift.Int?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `HistoryParam`.
+    ///
+    /// - Parameters:
+    ///   - enabled: Enables chat users to access previous ChatKit threads.
+    ///   - recentThreads: Number of recent ChatKit threads users have access to.
+    public init(
+        enabled: Swift.Bool? = nil,
+        recentThreads: Swift.Int? = nil
+    ) {
+        self.enabled = enabled
+        self.recentThreads = recentThreads
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case enabled
+        case recentThreads = "recent_threads"
+    }
+
+    /// Decodes `HistoryParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.enabled = try reader.optional(Swift.Bool.self, .enabled)
+        self.recentThreads = try reader.optional(Swift.Int.self, .recentThreads)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.enabled, forKey: .enabled)
+        try container.encodeIfPresent(self.recentThreads, forKey: .recentThreads)
+    }
+}
+
+/// Optional per-session configuration settings for ChatKit behavior.
+///
+/// - Remark: Generated from `#/components/schemas/ChatkitConfigurationParam`.
+public struct ChatkitConfigurationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
+    public var automaticThreadTitling: AutomaticThreadTitlingParam?
+    /// Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
+    public var fileUpload: FileUploadParam?
+    /// Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
+    public var history: HistoryParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ChatkitConfigurationParam`.
+    ///
+    /// - Parameters:
+    ///   - automaticThreadTitling: Configuration for automatic thread titling.
+    ///   - fileUpload: Configuration for upload enablement and limits.
+    ///   - history: Configuration for chat history retention.
+    public init(
+        automaticThreadTitling: AutomaticThreadTitlingParam? = nil,
+        fileUpload: FileUploadParam? = nil,
+        history: HistoryParam? = nil
+    ) {
+        self.automaticThreadTitling = automaticThreadTitling
+        self.fileUpload = fileUpload
+        self.history = history
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case automaticThreadTitling = "automatic_thread_titling"
+        case fileUpload = "file_upload"
+        case history
+    }
+
+    /// Decodes `ChatkitConfigurationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.automaticThreadTitling = try reader.optional(AutomaticThreadTitlingParam.self, .automaticThreadTitling)
+        self.fileUpload = try reader.optional(FileUploadParam.self, .fileUpload)
+        self.history = try reader.optional(HistoryParam.self, .history)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.automaticThreadTitling, forKey: .automaticThreadTitling)
+        try container.encodeIfPresent(self.fileUpload, forKey: .fileUpload)
+        try container.encodeIfPresent(self.history, forKey: .history)
     }
 }

@@ -3,116 +3,6 @@
 
 import Foundation
 
-/// Controls how much historical context is retained for the session.
-///
-/// - Remark: Generated from `#/components/schemas/HistoryParam`.
-public struct HistoryParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Enables chat users to access previous ChatKit threads. Defaults to true.
-    public var enabled: Swift.Bool?
-    /// Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
-    public var recentThreads: Swift.Int?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `HistoryParam`.
-    ///
-    /// - Parameters:
-    ///   - enabled: Enables chat users to access previous ChatKit threads. Defaults to true.
-    ///   - recentThreads: Number of recent ChatKit threads users have access to. Defaults to unlimited when unset.
-    public init(
-        enabled: Swift.Bool? = nil,
-        recentThreads: Swift.Int? = nil
-    ) {
-        self.enabled = enabled
-        self.recentThreads = recentThreads
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case enabled
-        case recentThreads = "recent_threads"
-    }
-
-    /// Decodes `HistoryParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.enabled = try reader.optional(Swift.Bool.self, .enabled)
-        self.recentThreads = try reader.optional(Swift.Int.self, .recentThreads)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.enabled, forKey: .enabled)
-        try container.encodeIfPresent(self.recentThreads, forKey: .recentThreads)
-    }
-}
-
-/// Optional per-session configuration settings for ChatKit behavior.
-///
-/// - Remark: Generated from `#/components/schemas/ChatkitConfigurationParam`.
-public struct ChatkitConfigurationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
-    public var automaticThreadTitling: AutomaticThreadTitlingParam?
-    /// Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
-    public var fileUpload: FileUploadParam?
-    /// Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
-    public var history: HistoryParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ChatkitConfigurationParam`.
-    ///
-    /// - Parameters:
-    ///   - automaticThreadTitling: Configuration for automatic thread titling. When omitted, automatic thread titling is enabled by default.
-    ///   - fileUpload: Configuration for upload enablement and limits. When omitted, uploads are disabled by default (max_files 10, max_file_size 512 MB).
-    ///   - history: Configuration for chat history retention. When omitted, history is enabled by default with no limit on recent_threads (null).
-    public init(
-        automaticThreadTitling: AutomaticThreadTitlingParam? = nil,
-        fileUpload: FileUploadParam? = nil,
-        history: HistoryParam? = nil
-    ) {
-        self.automaticThreadTitling = automaticThreadTitling
-        self.fileUpload = fileUpload
-        self.history = history
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case automaticThreadTitling = "automatic_thread_titling"
-        case fileUpload = "file_upload"
-        case history
-    }
-
-    /// Decodes `ChatkitConfigurationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.automaticThreadTitling = try reader.optional(AutomaticThreadTitlingParam.self, .automaticThreadTitling)
-        self.fileUpload = try reader.optional(FileUploadParam.self, .fileUpload)
-        self.history = try reader.optional(HistoryParam.self, .history)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.automaticThreadTitling, forKey: .automaticThreadTitling)
-        try container.encodeIfPresent(self.fileUpload, forKey: .fileUpload)
-        try container.encodeIfPresent(self.history, forKey: .history)
-    }
-}
-
 /// Parameters for provisioning a new ChatKit session.
 ///
 /// - Remark: Generated from `#/components/schemas/CreateChatSessionBody`.
@@ -135,8 +25,8 @@ public struct CreateChatSessionBody: Codable, Hashable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - workflow: Workflow that powers the session.
     ///   - user: A free-form string that identifies your end user; ensures this Session can access other objects that have the same `user` scope.
-    ///   - expiresAfter: Optional override for session expiration timing in seconds from creation. Defaults to 10 minutes.
-    ///   - rateLimits: Optional override for per-minute request limits. When omitted, defaults to 10.
+    ///   - expiresAfter: Optional override for session expiration timing in seconds from creation.
+    ///   - rateLimits: Optional override for per-minute request limits.
     ///   - chatkitConfiguration: Optional overrides for ChatKit runtime configuration features
     public init(
         workflow: WorkflowParam,
@@ -276,8 +166,6 @@ public struct UserMessageQuotedText: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `AttachmentType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AttachmentType`.
@@ -307,7 +195,7 @@ public struct Attachment: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     /// MIME type of the attachment.
     public var mimeType: Swift.String
-    /// The `preview_url` member.
+    /// The JSON member `preview_url`.
     public var previewURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -319,7 +207,7 @@ public struct Attachment: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - id: Identifier for the attachment.
     ///   - name: Original display name for the attachment.
     ///   - mimeType: MIME type of the attachment.
-    ///   - previewURL: The `preview_url` member.
+    ///   - previewURL: The JSON member `preview_url`.
     public init(
         type: AttachmentType,
         id: Swift.String,
@@ -415,9 +303,8 @@ public struct ToolChoice: Codable, Hashable, Sendable, SpecDeviationReporting {
 ///
 /// - Remark: Generated from `#/components/schemas/InferenceOptions`.
 public struct InferenceOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `tool_choice` member.
+    /// The JSON member `tool_choice`.
     public var toolChoice: ToolChoice?
-    /// The `model` member.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -425,8 +312,7 @@ public struct InferenceOptions: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `InferenceOptions`.
     ///
     /// - Parameters:
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - model: The `model` member.
+    ///   - toolChoice: The JSON member `tool_choice`.
     public init(
         toolChoice: ToolChoice? = nil,
         model: Swift.String? = nil
@@ -476,7 +362,7 @@ public struct UserMessageItem: Codable, Hashable, Sendable, SpecDeviationReporti
     public var content: [UserMessageItem.ContentItem]
     /// Attachments associated with the user message. Defaults to an empty list.
     public var attachments: [Attachment]
-    /// The `inference_options` member.
+    /// The JSON member `inference_options`.
     public var inferenceOptions: InferenceOptions?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -488,8 +374,8 @@ public struct UserMessageItem: Codable, Hashable, Sendable, SpecDeviationReporti
     ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
     ///   - threadID: Identifier of the parent thread.
     ///   - content: Ordered content elements supplied by the user.
-    ///   - attachments: Attachments associated with the user message. Defaults to an empty list.
-    ///   - inferenceOptions: The `inference_options` member.
+    ///   - attachments: Attachments associated with the user message.
+    ///   - inferenceOptions: The JSON member `inference_options`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -556,9 +442,9 @@ public struct UserMessageItem: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// - Remark: Generated from `#/components/schemas/UserMessageItem/properties/content/items`.
     public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Text block that a user contributed to the thread. (type: `input_text`)
+        /// Text block that a user contributed to the thread. Selected when `type` is `input_text`.
         case inputText(UserMessageInputText)
-        /// Quoted snippet that the user referenced in their message. (type: `quoted_text`)
+        /// Quoted snippet that the user referenced in their message. Selected when `type` is `quoted_text`.
         case quotedText(UserMessageQuotedText)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -825,9 +711,9 @@ public struct ResponseOutputText: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Remark: Generated from `#/components/schemas/ResponseOutputText/properties/annotations/items`.
     public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Annotation that references an uploaded file. (type: `file`)
+        /// Annotation that references an uploaded file. Selected when `type` is `file`.
         case file(FileAnnotation)
-        /// Annotation that references a URL. (type: `url`)
+        /// Annotation that references a URL. Selected when `type` is `url`.
         case url(URLAnnotation)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1005,8 +891,6 @@ public struct WidgetMessageItem: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `ClientToolCallStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ClientToolCallStatus`.
@@ -1042,7 +926,6 @@ public struct ClientToolCallItem: Codable, Hashable, Sendable, SpecDeviationRepo
     public var name: Swift.String
     /// JSON-encoded arguments that were sent to the tool.
     public var arguments: Swift.String
-    /// The `output` member.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1057,7 +940,6 @@ public struct ClientToolCallItem: Codable, Hashable, Sendable, SpecDeviationRepo
     ///   - callID: Identifier for the client tool call.
     ///   - name: Tool name that was invoked.
     ///   - arguments: JSON-encoded arguments that were sent to the tool.
-    ///   - output: The `output` member.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1129,8 +1011,6 @@ public struct ClientToolCallItem: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `TaskType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/TaskType`.
@@ -1160,9 +1040,7 @@ public struct TaskItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var threadID: Swift.String
     /// Subtype for the task.
     public var taskType: TaskType
-    /// The `heading` member.
     public var heading: Swift.String?
-    /// The `summary` member.
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1174,8 +1052,6 @@ public struct TaskItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - createdAt: Unix timestamp (in seconds) for when the item was created.
     ///   - threadID: Identifier of the parent thread.
     ///   - taskType: Subtype for the task.
-    ///   - heading: The `heading` member.
-    ///   - summary: The `summary` member.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1243,9 +1119,7 @@ public struct TaskItem: Codable, Hashable, Sendable, SpecDeviationReporting {
 public struct TaskGroupTask: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Subtype for the grouped task.
     public var type: TaskType
-    /// The `heading` member.
     public var heading: Swift.String?
-    /// The `summary` member.
     public var summary: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1254,8 +1128,6 @@ public struct TaskGroupTask: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - type: Subtype for the grouped task.
-    ///   - heading: The `heading` member.
-    ///   - summary: The `summary` member.
     public init(
         type: TaskType,
         heading: Swift.String? = nil,
@@ -1375,17 +1247,17 @@ public struct TaskGroupItem: Codable, Hashable, Sendable, SpecDeviationReporting
 ///
 /// - Remark: Generated from `#/components/schemas/ThreadItem`.
 public enum ThreadItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// User-authored messages within a thread. (type: `chatkit.user_message`)
+    /// User-authored messages within a thread. Selected when `type` is `chatkit.user_message`.
     case chatkitUserMessage(UserMessageItem)
-    /// Assistant-authored message within a thread. (type: `chatkit.assistant_message`)
+    /// Assistant-authored message within a thread. Selected when `type` is `chatkit.assistant_message`.
     case chatkitAssistantMessage(AssistantMessageItem)
-    /// Thread item that renders a widget payload. (type: `chatkit.widget`)
+    /// Thread item that renders a widget payload. Selected when `type` is `chatkit.widget`.
     case chatkitWidget(WidgetMessageItem)
-    /// Record of a client side tool invocation initiated by the assistant. (type: `chatkit.client_tool_call`)
+    /// Record of a client side tool invocation initiated by the assistant. Selected when `type` is `chatkit.client_tool_call`.
     case chatkitClientToolCall(ClientToolCallItem)
-    /// Task emitted by the workflow to show progress and status updates. (type: `chatkit.task`)
+    /// Task emitted by the workflow to show progress and status updates. Selected when `type` is `chatkit.task`.
     case chatkitTask(TaskItem)
-    /// Collection of workflow tasks grouped together in the thread. (type: `chatkit.task_group`)
+    /// Collection of workflow tasks grouped together in the thread. Selected when `type` is `chatkit.task_group`.
     case chatkitTaskGroup(TaskGroupItem)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1434,9 +1306,9 @@ public enum ThreadItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
 public struct ThreadItemListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadItem]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -1448,8 +1320,8 @@ public struct ThreadItemListResource: Codable, Hashable, Sendable, SpecDeviation
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ThreadItem],
         hasMore: Swift.Bool,
@@ -1544,15 +1416,11 @@ public struct ActiveStatus: Codable, Hashable, Sendable, SpecDeviationReporting 
 ///
 /// - Remark: Generated from `#/components/schemas/LockedStatus`.
 public struct LockedStatus: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `reason` member.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `LockedStatus`.
-    ///
-    /// - Parameters:
-    ///   - reason: The `reason` member.
     public init(reason: Swift.String? = nil) {
         self.reason = reason
     }
@@ -1588,15 +1456,11 @@ public struct LockedStatus: Codable, Hashable, Sendable, SpecDeviationReporting 
 ///
 /// - Remark: Generated from `#/components/schemas/ClosedStatus`.
 public struct ClosedStatus: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `reason` member.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ClosedStatus`.
-    ///
-    /// - Parameters:
-    ///   - reason: The `reason` member.
     public init(reason: Swift.String? = nil) {
         self.reason = reason
     }
@@ -1636,7 +1500,6 @@ public struct ThreadResource: Codable, Hashable, Sendable, SpecDeviationReportin
     public var id: Swift.String
     /// Unix timestamp (in seconds) for when the thread was created.
     public var createdAt: Swift.Int
-    /// The `title` member.
     public var title: Swift.String?
     /// Current status for the thread. Defaults to `active` for newly created threads.
     public var status: ThreadResource.Status
@@ -1650,9 +1513,8 @@ public struct ThreadResource: Codable, Hashable, Sendable, SpecDeviationReportin
     /// - Parameters:
     ///   - id: Identifier of the thread.
     ///   - createdAt: Unix timestamp (in seconds) for when the thread was created.
-    ///   - status: Current status for the thread. Defaults to `active` for newly created threads.
+    ///   - status: Current status for the thread.
     ///   - user: Free-form string that identifies your end user who owns the thread.
-    ///   - title: The `title` member.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1711,11 +1573,11 @@ public struct ThreadResource: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Remark: Generated from `#/components/schemas/ThreadResource/properties/status`.
     public enum Status: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Indicates that a thread is active. (type: `active`)
+        /// Indicates that a thread is active. Selected when `type` is `active`.
         case active(ActiveStatus)
-        /// Indicates that a thread is locked and cannot accept new input. (type: `locked`)
+        /// Indicates that a thread is locked and cannot accept new input. Selected when `type` is `locked`.
         case locked(LockedStatus)
-        /// Indicates that a thread has been closed. (type: `closed`)
+        /// Indicates that a thread has been closed. Selected when `type` is `closed`.
         case closed(ClosedStatus)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1810,9 +1672,9 @@ public struct DeletedThreadResource: Codable, Hashable, Sendable, SpecDeviationR
 public struct ThreadListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [ThreadResource]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -1824,8 +1686,8 @@ public struct ThreadListResource: Codable, Hashable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ThreadResource],
         hasMore: Swift.Bool,
@@ -1938,11 +1800,9 @@ public struct DragPoint: Codable, Hashable, Sendable, SpecDeviationReporting {
 public struct ErrorPayload: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The error type that was emitted.
     public var type: Swift.String
-    /// The `code` member.
     public var code: Swift.String?
     /// The human-readable error message that was emitted.
     public var message: Swift.String
-    /// The `param` member.
     public var param: Swift.String?
     /// The response headers that were emitted with the error, if any.
     public var headers: [Swift.String: Swift.String]?
@@ -1954,8 +1814,6 @@ public struct ErrorPayload: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// - Parameters:
     ///   - type: The error type that was emitted.
     ///   - message: The human-readable error message that was emitted.
-    ///   - code: The `code` member.
-    ///   - param: The `param` member.
     ///   - headers: The response headers that were emitted with the error, if any.
     public init(
         type: Swift.String,
@@ -2011,7 +1869,7 @@ public struct ErrorPayload: Codable, Hashable, Sendable, SpecDeviationReporting 
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsResource`.
 public struct BetaTokenCountsResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input_tokens` member.
+    /// The JSON member `input_tokens`.
     public var inputTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2019,7 +1877,7 @@ public struct BetaTokenCountsResource: Codable, Hashable, Sendable, SpecDeviatio
     /// Creates a new `BetaTokenCountsResource`.
     ///
     /// - Parameters:
-    ///   - inputTokens: The `input_tokens` member.
+    ///   - inputTokens: The JSON member `input_tokens`.
     public init(inputTokens: Swift.Int) {
         self.inputTokens = inputTokens
     }
@@ -2051,21 +1909,14 @@ public struct BetaTokenCountsResource: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// The `BetaTokenCountsBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaTokenCountsBody`.
 public struct BetaTokenCountsBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `input` member.
     public var input: BetaTokenCountsBody.Input?
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
-    /// The `tools` member.
     public var tools: [BetaTool]?
-    /// The `text` member.
     public var text: BetaResponseTextParam?
-    /// The `reasoning` member.
     public var reasoning: BetaReasoning?
     private var _truncation: BetaTruncationEnum?
     /// The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
@@ -2074,15 +1925,13 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable, SpecDeviationRep
         get { _truncation }
         set { _truncation = newValue }
     }
-    /// The `instructions` member.
     public var instructions: Swift.String?
     /// A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
     public var personality: BetaPersonalityEnum?
-    /// The `conversation` member.
     public var conversation: BetaConversationParam?
-    /// The `tool_choice` member.
+    /// The JSON member `tool_choice`.
     public var toolChoice: BetaToolChoiceParam?
-    /// The `parallel_tool_calls` member.
+    /// The JSON member `parallel_tool_calls`.
     public var parallelToolCalls: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2090,18 +1939,11 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `BetaTokenCountsBody`.
     ///
     /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - input: The `input` member.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - tools: The `tools` member.
-    ///   - text: The `text` member.
-    ///   - reasoning: The `reasoning` member.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
     ///   - truncation: The truncation strategy to use for the model response. - `auto`: If the input to this Response exceeds the model's context window size, the model will truncate the response to fit the context window by dropping items from the beginning of the conversation. - `disabled` (default): If the input size will exceed the context window size for a model, the request will fail with a 400 error.
-    ///   - instructions: The `instructions` member.
-    ///   - personality: A model-owned style preset to apply to this request. Omit this parameter to use the model's default style. Supported values may expand over time. Values must be at most 64 characters.
-    ///   - conversation: The `conversation` member.
-    ///   - toolChoice: The `tool_choice` member.
-    ///   - parallelToolCalls: The `parallel_tool_calls` member.
+    ///   - personality: A model-owned style preset to apply to this request.
+    ///   - toolChoice: The JSON member `tool_choice`.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
     public init(
         model: Swift.String? = nil,
         input: BetaTokenCountsBody.Input? = nil,
@@ -2230,8 +2072,6 @@ public struct BetaTokenCountsBody: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `BetaPersonalityEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPersonalityEnum`.
@@ -2249,8 +2089,6 @@ public struct BetaPersonalityEnum: OpenEnum {
     public static var pragmatic: Self { Self(rawValue: "pragmatic") }
 }
 
-/// The `BetaTruncationEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTruncationEnum`.
@@ -2268,25 +2106,21 @@ public struct BetaTruncationEnum: OpenEnum {
     public static var disabled: Self { Self(rawValue: "disabled") }
 }
 
-/// The `BetaCompactResponseMethodPublicBody` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaCompactResponseMethodPublicBody`.
 public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
+    /// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
     public var model: BetaModelIDsCompaction?
-    /// The `input` member.
     public var input: BetaCompactResponseMethodPublicBody.Input?
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
-    /// The `instructions` member.
     public var instructions: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     public var promptCacheRetention: BetaPromptCacheRetentionEnum?
-    /// The `prompt_cache_options` member.
+    /// The JSON member `prompt_cache_options`.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: BetaServiceTierEnum?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2294,14 +2128,12 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable, 
     /// Creates a new `BetaCompactResponseMethodPublicBody`.
     ///
     /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
-    ///   - input: The `input` member.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - instructions: The `instructions` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: The `prompt_cache_options` member.
-    ///   - serviceTier: The `service_tier` member.
+    ///   - model: Model ID used to generate the response, like `gpt-5` or `o3`.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: The JSON member `prompt_cache_options`.
+    ///   - serviceTier: The JSON member `service_tier`.
     public init(
         model: BetaModelIDsCompaction? = nil,
         input: BetaCompactResponseMethodPublicBody.Input? = nil,
@@ -2410,8 +2242,6 @@ public struct BetaCompactResponseMethodPublicBody: Codable, Hashable, Sendable, 
     }
 }
 
-/// The `BetaServiceTierEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaServiceTierEnum`.
@@ -2438,8 +2268,6 @@ public struct BetaServiceTierEnum: OpenEnum {
     public static var priority: Self { Self(rawValue: "priority") }
 }
 
-/// The `BetaPromptCacheRetentionEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheRetentionEnum`.
@@ -2457,7 +2285,7 @@ public struct BetaPromptCacheRetentionEnum: OpenEnum {
     public static var _24h: Self { Self(rawValue: "24h") }
 }
 
-/// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](/docs/models) to browse and compare available models.
+/// Model ID used to generate the response, like `gpt-5` or `o3`. OpenAI offers a wide range of models with different capabilities, performance characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models) to browse and compare available models.
 ///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
@@ -2852,67 +2680,67 @@ public struct BetaCompactResource: Codable, Hashable, Sendable, SpecDeviationRep
 ///
 /// - Remark: Generated from `#/components/schemas/BetaItemField`.
 public enum BetaItemField: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A message to or from the model. (type: `message`)
+    /// A message to or from the model. Selected when `type` is `message`.
     case message(BetaMessage)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(BetaProgram)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(BetaProgramOutput)
-    /// A tool call to run a function. See the (type: `function_call`)
+    /// A tool call to run a function. Selected when `type` is `function_call`.
     case functionCall(BetaFunctionToolCall)
-    /// type: `multi_agent_call`
+    /// Selected when `type` is `multi_agent_call`.
     case multiAgentCall(BetaMultiAgentCall)
-    /// type: `multi_agent_call_output`
+    /// Selected when `type` is `multi_agent_call_output`.
     case multiAgentCallOutput(BetaMultiAgentCallOutput)
-    /// type: `tool_search_call`
+    /// Selected when `type` is `tool_search_call`.
     case toolSearchCall(BetaToolSearchCall)
-    /// type: `tool_search_output`
+    /// Selected when `type` is `tool_search_output`.
     case toolSearchOutput(BetaToolSearchOutput)
-    /// type: `additional_tools`
+    /// Selected when `type` is `additional_tools`.
     case additionalTools(BetaAdditionalTools)
-    /// type: `agent_message`
+    /// Selected when `type` is `agent_message`.
     case agentMessage(BetaAgentMessage)
-    /// The output of a function tool call. (type: `function_call_output`)
+    /// The output of a function tool call. Selected when `type` is `function_call_output`.
     case functionCallOutput(BetaFunctionToolCallOutput)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
     case fileSearchCall(BetaFileSearchToolCall)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
     case webSearchCall(BetaWebSearchToolCall)
-    /// An image generation request made by the model. (type: `image_generation_call`)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
     case imageGenerationCall(BetaImageGenToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
     case computerCall(BetaComputerToolCall)
-    /// type: `computer_call_output`
+    /// Selected when `type` is `computer_call_output`.
     case computerCallOutput(BetaComputerToolCallOutputResource)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
     case reasoning(BetaReasoningItem)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
     case compaction(BetaCompactionBody)
-    /// A tool call to run code. (type: `code_interpreter_call`)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
     case codeInterpreterCall(BetaCodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
     case localShellCall(BetaLocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
     case localShellCallOutput(BetaLocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. (type: `shell_call`)
+    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
     case shellCall(BetaFunctionShellCall)
-    /// The output of a shell tool call that was emitted. (type: `shell_call_output`)
+    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
     case shellCallOutput(BetaFunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. (type: `apply_patch_call`)
+    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
     case applyPatchCall(BetaApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
     case applyPatchCallOutput(BetaApplyPatchToolCallOutput)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
     case mcpListTools(BetaMCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
     case mcpApprovalRequest(BetaMCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
     case mcpApprovalResponse(BetaMCPApprovalResponseResource)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
     case mcpCall(BetaMCPToolCall)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
+    /// A call to a custom tool created by the model. Selected when `type` is `custom_tool_call`.
     case customToolCall(BetaCustomToolCall)
-    /// The output of a custom tool call from your code, being sent back to the model. (type: `custom_tool_call_output`)
+    /// The output of a custom tool call from your code, being sent back to the model. Selected when `type` is `custom_tool_call_output`.
     case customToolCallOutput(BetaCustomToolCallOutput)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3044,7 +2872,6 @@ public struct BetaMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var role: BetaMessageRole
     /// The content of the message
     public var content: [BetaMessage.ContentItem]
-    /// The `phase` member.
     public var phase: BetaMessagePhase2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3053,11 +2880,10 @@ public struct BetaMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - id: The unique ID of the message.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
-    ///   - role: The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
+    ///   - status: The status of item.
+    ///   - role: The role of the message.
     ///   - content: The content of the message
     ///   - agent: The agent that produced this item.
-    ///   - phase: The `phase` member.
     public init(
         id: Swift.String,
         status: BetaMessageStatus,
@@ -3121,25 +2947,25 @@ public struct BetaMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaMessage/properties/content/items`.
     public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A text input to the model. (type: `input_text`)
+        /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(BetaInputTextContent)
-        /// A text output from the model. (type: `output_text`)
+        /// A text output from the model. Selected when `type` is `output_text`.
         case outputText(BetaOutputTextContent)
-        /// A text content. (type: `text`)
+        /// A text content. Selected when `type` is `text`.
         case text(BetaTextContent)
-        /// A summary text from the model. (type: `summary_text`)
+        /// A summary text from the model. Selected when `type` is `summary_text`.
         case summaryText(BetaSummaryTextContent)
-        /// Reasoning text from the model. (type: `reasoning_text`)
+        /// Reasoning text from the model. Selected when `type` is `reasoning_text`.
         case reasoningText(BetaReasoningTextContent)
-        /// A refusal from the model. (type: `refusal`)
+        /// A refusal from the model. Selected when `type` is `refusal`.
         case refusal(BetaRefusalContent)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+        /// An image input to the model. Selected when `type` is `input_image`.
         case inputImage(BetaInputImageContent)
-        /// A screenshot of a computer. (type: `computer_screenshot`)
+        /// A screenshot of a computer. Selected when `type` is `computer_screenshot`.
         case computerScreenshot(BetaComputerScreenshotContent)
-        /// A file input to the model. (type: `input_file`)
+        /// A file input to the model. Selected when `type` is `input_file`.
         case inputFile(BetaInputFileContent)
-        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
+        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. Selected when `type` is `encrypted_content`.
         case encryptedContent(BetaEncryptedContent)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3195,8 +3021,6 @@ public struct BetaMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `BetaMessagePhase-2` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMessagePhase-2`.
@@ -3214,8 +3038,6 @@ public struct BetaMessagePhase2: OpenEnum {
     public static var finalAnswer: Self { Self(rawValue: "final_answer") }
 }
 
-/// The `BetaMessageStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMessageStatus`.
@@ -3294,7 +3116,7 @@ public struct BetaOutputAudio: Codable, Hashable, Sendable, SpecDeviationReporti
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputAudio`.
 public struct BetaInputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input_audio` member.
+    /// The JSON member `input_audio`.
     public var inputAudio: BetaInputAudio.InputAudioValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3302,7 +3124,7 @@ public struct BetaInputAudio: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `BetaInputAudio`.
     ///
     /// - Parameters:
-    ///   - inputAudio: The `input_audio` member.
+    ///   - inputAudio: The JSON member `input_audio`.
     public init(inputAudio: BetaInputAudio.InputAudioValue) {
         self.inputAudio = inputAudio
     }
@@ -3333,8 +3155,6 @@ public struct BetaInputAudio: Codable, Hashable, Sendable, SpecDeviationReportin
         try container.encode(self.inputAudio, forKey: .inputAudio)
     }
 
-    /// The `input_audio` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/BetaInputAudio/properties/input_audio`.
     public struct InputAudioValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Base64-encoded audio data.
@@ -3349,7 +3169,7 @@ public struct BetaInputAudio: Codable, Hashable, Sendable, SpecDeviationReportin
         ///
         /// - Parameters:
         ///   - data: Base64-encoded audio data.
-        ///   - format: The format of the audio data. Currently supported formats are `mp3` and
+        ///   - format: The format of the audio data.
         public init(
             data: Swift.String,
             format: BetaInputAudio.InputAudioValue.Format
@@ -3412,9 +3232,9 @@ public struct BetaInputAudio: Codable, Hashable, Sendable, SpecDeviationReportin
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContent`.
 public enum BetaContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `input_text`, `input_image`, `input_file`
+    /// Selected when `type` is `input_text`, `input_image` or `input_file`.
     case inputContent(BetaInputContent)
-    /// type: `output_text`, `refusal`, `reasoning_text`
+    /// Selected when `type` is `output_text`, `refusal` or `reasoning_text`.
     case outputContent(BetaOutputContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

@@ -9,125 +9,125 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsesServerEvent`.
 public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
+    /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(BetaResponsesServerEvent.ResponseAudioDelta)
-    /// Emitted when the audio response is complete. (type: `response.audio.done`)
+    /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
     case responseAudioDone(BetaResponsesServerEvent.ResponseAudioDone)
-    /// Emitted when there is a partial transcript of audio. (type: `response.audio.transcript.delta`)
+    /// Emitted when there is a partial transcript of audio. Selected when `type` is `response.audio.transcript.delta`.
     case responseAudioTranscriptDelta(BetaResponsesServerEvent.ResponseAudioTranscriptDelta)
-    /// Emitted when the full audio transcript is completed. (type: `response.audio.transcript.done`)
+    /// Emitted when the full audio transcript is completed. Selected when `type` is `response.audio.transcript.done`.
     case responseAudioTranscriptDone(BetaResponsesServerEvent.ResponseAudioTranscriptDone)
-    /// Emitted when a partial code snippet is streamed by the code interpreter. (type: `response.code_interpreter_call_code.delta`)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.delta`.
     case responseCodeInterpreterCallCodeDelta(BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta)
-    /// Emitted when the code snippet is finalized by the code interpreter. (type: `response.code_interpreter_call_code.done`)
+    /// Emitted when the code snippet is finalized by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.done`.
     case responseCodeInterpreterCallCodeDone(BetaResponsesServerEvent.ResponseCodeInterpreterCallCodeDone)
-    /// Emitted when the code interpreter call is completed. (type: `response.code_interpreter_call.completed`)
+    /// Emitted when the code interpreter call is completed. Selected when `type` is `response.code_interpreter_call.completed`.
     case responseCodeInterpreterCallCompleted(BetaResponsesServerEvent.ResponseCodeInterpreterCallCompleted)
-    /// Emitted when a code interpreter call is in progress. (type: `response.code_interpreter_call.in_progress`)
+    /// Emitted when a code interpreter call is in progress. Selected when `type` is `response.code_interpreter_call.in_progress`.
     case responseCodeInterpreterCallInProgress(BetaResponsesServerEvent.ResponseCodeInterpreterCallInProgress)
-    /// Emitted when the code interpreter is actively interpreting the code snippet. (type: `response.code_interpreter_call.interpreting`)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. Selected when `type` is `response.code_interpreter_call.interpreting`.
     case responseCodeInterpreterCallInterpreting(BetaResponsesServerEvent.ResponseCodeInterpreterCallInterpreting)
-    /// Emitted when the model response is complete. (type: `response.completed`)
+    /// Emitted when the model response is complete. Selected when `type` is `response.completed`.
     case responseCompleted(BetaResponsesServerEvent.ResponseCompleted)
-    /// Emitted when a new content part is added. (type: `response.content_part.added`)
+    /// Emitted when a new content part is added. Selected when `type` is `response.content_part.added`.
     case responseContentPartAdded(BetaResponsesServerEvent.ResponseContentPartAdded)
-    /// Emitted when a content part is done. (type: `response.content_part.done`)
+    /// Emitted when a content part is done. Selected when `type` is `response.content_part.done`.
     case responseContentPartDone(BetaResponsesServerEvent.ResponseContentPartDone)
-    /// An event that is emitted when a response is created. (type: `response.created`)
+    /// An event that is emitted when a response is created. Selected when `type` is `response.created`.
     case responseCreated(BetaResponsesServerEvent.ResponseCreated)
-    /// Emitted when a file search call is completed (results found). (type: `response.file_search_call.completed`)
+    /// Emitted when a file search call is completed (results found). Selected when `type` is `response.file_search_call.completed`.
     case responseFileSearchCallCompleted(BetaResponsesServerEvent.ResponseFileSearchCallCompleted)
-    /// Emitted when a file search call is initiated. (type: `response.file_search_call.in_progress`)
+    /// Emitted when a file search call is initiated. Selected when `type` is `response.file_search_call.in_progress`.
     case responseFileSearchCallInProgress(BetaResponsesServerEvent.ResponseFileSearchCallInProgress)
-    /// Emitted when a file search is currently searching. (type: `response.file_search_call.searching`)
+    /// Emitted when a file search is currently searching. Selected when `type` is `response.file_search_call.searching`.
     case responseFileSearchCallSearching(BetaResponsesServerEvent.ResponseFileSearchCallSearching)
-    /// Emitted when there is a partial function-call arguments delta. (type: `response.function_call_arguments.delta`)
+    /// Emitted when there is a partial function-call arguments delta. Selected when `type` is `response.function_call_arguments.delta`.
     case responseFunctionCallArgumentsDelta(BetaResponsesServerEvent.ResponseFunctionCallArgumentsDelta)
-    /// Emitted when function-call arguments are finalized. (type: `response.function_call_arguments.done`)
+    /// Emitted when function-call arguments are finalized. Selected when `type` is `response.function_call_arguments.done`.
     case responseFunctionCallArgumentsDone(BetaResponsesServerEvent.ResponseFunctionCallArgumentsDone)
-    /// A streaming event that indicated a shell command was added to a tool call. (type: `response.shell_call_command.added`)
+    /// A streaming event that indicated a shell command was added to a tool call. Selected when `type` is `response.shell_call_command.added`.
     case responseShellCallCommandAdded(BetaResponsesServerEvent.ResponseShellCallCommandAdded)
-    /// A streaming event that indicated a shell command was incrementally updated. (type: `response.shell_call_command.delta`)
+    /// A streaming event that indicated a shell command was incrementally updated. Selected when `type` is `response.shell_call_command.delta`.
     case responseShellCallCommandDelta(BetaResponsesServerEvent.ResponseShellCallCommandDelta)
-    /// A streaming event that indicated a shell command was completed. (type: `response.shell_call_command.done`)
+    /// A streaming event that indicated a shell command was completed. Selected when `type` is `response.shell_call_command.done`.
     case responseShellCallCommandDone(BetaResponsesServerEvent.ResponseShellCallCommandDone)
-    /// A streaming event that indicated shell call output was incrementally added. (type: `response.shell_call_output_content.delta`)
+    /// A streaming event that indicated shell call output was incrementally added. Selected when `type` is `response.shell_call_output_content.delta`.
     case responseShellCallOutputContentDelta(BetaResponsesServerEvent.ResponseShellCallOutputContentDelta)
-    /// A streaming event that indicated shell call output was completed. (type: `response.shell_call_output_content.done`)
+    /// A streaming event that indicated shell call output was completed. Selected when `type` is `response.shell_call_output_content.done`.
     case responseShellCallOutputContentDone(BetaResponsesServerEvent.ResponseShellCallOutputContentDone)
-    /// Emitted when the response is in progress. (type: `response.in_progress`)
+    /// Emitted when the response is in progress. Selected when `type` is `response.in_progress`.
     case responseInProgress(BetaResponsesServerEvent.ResponseInProgress)
-    /// An event that is emitted when a response fails. (type: `response.failed`)
+    /// An event that is emitted when a response fails. Selected when `type` is `response.failed`.
     case responseFailed(BetaResponsesServerEvent.ResponseFailed)
-    /// An event that is emitted when a response finishes as incomplete. (type: `response.incomplete`)
+    /// An event that is emitted when a response finishes as incomplete. Selected when `type` is `response.incomplete`.
     case responseIncomplete(BetaResponsesServerEvent.ResponseIncomplete)
-    /// Emitted when a new output item is added. (type: `response.output_item.added`)
+    /// Emitted when a new output item is added. Selected when `type` is `response.output_item.added`.
     case responseOutputItemAdded(BetaResponsesServerEvent.ResponseOutputItemAdded)
-    /// Emitted when an output item is marked done. (type: `response.output_item.done`)
+    /// Emitted when an output item is marked done. Selected when `type` is `response.output_item.done`.
     case responseOutputItemDone(BetaResponsesServerEvent.ResponseOutputItemDone)
-    /// Emitted when a new reasoning summary part is added. (type: `response.reasoning_summary_part.added`)
+    /// Emitted when a new reasoning summary part is added. Selected when `type` is `response.reasoning_summary_part.added`.
     case responseReasoningSummaryPartAdded(BetaResponsesServerEvent.ResponseReasoningSummaryPartAdded)
-    /// Emitted when a reasoning summary part is completed. (type: `response.reasoning_summary_part.done`)
+    /// Emitted when a reasoning summary part is completed. Selected when `type` is `response.reasoning_summary_part.done`.
     case responseReasoningSummaryPartDone(BetaResponsesServerEvent.ResponseReasoningSummaryPartDone)
-    /// Emitted when a delta is added to a reasoning summary text. (type: `response.reasoning_summary_text.delta`)
+    /// Emitted when a delta is added to a reasoning summary text. Selected when `type` is `response.reasoning_summary_text.delta`.
     case responseReasoningSummaryTextDelta(BetaResponsesServerEvent.ResponseReasoningSummaryTextDelta)
-    /// Emitted when a reasoning summary text is completed. (type: `response.reasoning_summary_text.done`)
+    /// Emitted when a reasoning summary text is completed. Selected when `type` is `response.reasoning_summary_text.done`.
     case responseReasoningSummaryTextDone(BetaResponsesServerEvent.ResponseReasoningSummaryTextDone)
-    /// Emitted when a delta is added to a reasoning text. (type: `response.reasoning_text.delta`)
+    /// Emitted when a delta is added to a reasoning text. Selected when `type` is `response.reasoning_text.delta`.
     case responseReasoningTextDelta(BetaResponsesServerEvent.ResponseReasoningTextDelta)
-    /// Emitted when a reasoning text is completed. (type: `response.reasoning_text.done`)
+    /// Emitted when a reasoning text is completed. Selected when `type` is `response.reasoning_text.done`.
     case responseReasoningTextDone(BetaResponsesServerEvent.ResponseReasoningTextDone)
-    /// Emitted when there is a partial refusal text. (type: `response.refusal.delta`)
+    /// Emitted when there is a partial refusal text. Selected when `type` is `response.refusal.delta`.
     case responseRefusalDelta(BetaResponsesServerEvent.ResponseRefusalDelta)
-    /// Emitted when refusal text is finalized. (type: `response.refusal.done`)
+    /// Emitted when refusal text is finalized. Selected when `type` is `response.refusal.done`.
     case responseRefusalDone(BetaResponsesServerEvent.ResponseRefusalDone)
-    /// Emitted when there is an additional text delta. (type: `response.output_text.delta`)
+    /// Emitted when there is an additional text delta. Selected when `type` is `response.output_text.delta`.
     case responseOutputTextDelta(BetaResponsesServerEvent.ResponseOutputTextDelta)
-    /// Emitted when text content is finalized. (type: `response.output_text.done`)
+    /// Emitted when text content is finalized. Selected when `type` is `response.output_text.done`.
     case responseOutputTextDone(BetaResponsesServerEvent.ResponseOutputTextDone)
-    /// Emitted when a web search call is completed. (type: `response.web_search_call.completed`)
+    /// Emitted when a web search call is completed. Selected when `type` is `response.web_search_call.completed`.
     case responseWebSearchCallCompleted(BetaResponsesServerEvent.ResponseWebSearchCallCompleted)
-    /// Emitted when a web search call is initiated. (type: `response.web_search_call.in_progress`)
+    /// Emitted when a web search call is initiated. Selected when `type` is `response.web_search_call.in_progress`.
     case responseWebSearchCallInProgress(BetaResponsesServerEvent.ResponseWebSearchCallInProgress)
-    /// Emitted when a web search call is executing. (type: `response.web_search_call.searching`)
+    /// Emitted when a web search call is executing. Selected when `type` is `response.web_search_call.searching`.
     case responseWebSearchCallSearching(BetaResponsesServerEvent.ResponseWebSearchCallSearching)
-    /// Emitted when an image generation tool call has completed and the final image is available. (type: `response.image_generation_call.completed`)
+    /// Emitted when an image generation tool call has completed and the final image is available. Selected when `type` is `response.image_generation_call.completed`.
     case responseImageGenerationCallCompleted(BetaResponsesServerEvent.ResponseImageGenerationCallCompleted)
-    /// Emitted when an image generation tool call is actively generating an image (intermediate state). (type: `response.image_generation_call.generating`)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). Selected when `type` is `response.image_generation_call.generating`.
     case responseImageGenerationCallGenerating(BetaResponsesServerEvent.ResponseImageGenerationCallGenerating)
-    /// Emitted when an image generation tool call is in progress. (type: `response.image_generation_call.in_progress`)
+    /// Emitted when an image generation tool call is in progress. Selected when `type` is `response.image_generation_call.in_progress`.
     case responseImageGenerationCallInProgress(BetaResponsesServerEvent.ResponseImageGenerationCallInProgress)
-    /// Emitted when a partial image is available during image generation streaming. (type: `response.image_generation_call.partial_image`)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `response.image_generation_call.partial_image`.
     case responseImageGenerationCallPartialImage(BetaResponsesServerEvent.ResponseImageGenerationCallPartialImage)
-    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. (type: `response.mcp_call_arguments.delta`)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. Selected when `type` is `response.mcp_call_arguments.delta`.
     case responseMCPCallArgumentsDelta(BetaResponsesServerEvent.ResponseMCPCallArgumentsDelta)
-    /// Emitted when the arguments for an MCP tool call are finalized. (type: `response.mcp_call_arguments.done`)
+    /// Emitted when the arguments for an MCP tool call are finalized. Selected when `type` is `response.mcp_call_arguments.done`.
     case responseMCPCallArgumentsDone(BetaResponsesServerEvent.ResponseMCPCallArgumentsDone)
-    /// Emitted when an MCP  tool call has completed successfully. (type: `response.mcp_call.completed`)
+    /// Emitted when an MCP  tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
     case responseMCPCallCompleted(BetaResponsesServerEvent.ResponseMCPCallCompleted)
-    /// Emitted when an MCP  tool call has failed. (type: `response.mcp_call.failed`)
+    /// Emitted when an MCP  tool call has failed. Selected when `type` is `response.mcp_call.failed`.
     case responseMCPCallFailed(BetaResponsesServerEvent.ResponseMCPCallFailed)
-    /// Emitted when an MCP  tool call is in progress. (type: `response.mcp_call.in_progress`)
+    /// Emitted when an MCP  tool call is in progress. Selected when `type` is `response.mcp_call.in_progress`.
     case responseMCPCallInProgress(BetaResponsesServerEvent.ResponseMCPCallInProgress)
-    /// Emitted when the list of available MCP tools has been successfully retrieved. (type: `response.mcp_list_tools.completed`)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. Selected when `type` is `response.mcp_list_tools.completed`.
     case responseMCPListToolsCompleted(BetaResponsesServerEvent.ResponseMCPListToolsCompleted)
-    /// Emitted when the attempt to list available MCP tools has failed. (type: `response.mcp_list_tools.failed`)
+    /// Emitted when the attempt to list available MCP tools has failed. Selected when `type` is `response.mcp_list_tools.failed`.
     case responseMCPListToolsFailed(BetaResponsesServerEvent.ResponseMCPListToolsFailed)
-    /// Emitted when the system is in the process of retrieving the list of available MCP tools. (type: `response.mcp_list_tools.in_progress`)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. Selected when `type` is `response.mcp_list_tools.in_progress`.
     case responseMCPListToolsInProgress(BetaResponsesServerEvent.ResponseMCPListToolsInProgress)
-    /// Emitted when an annotation is added to output text content. (type: `response.output_text.annotation.added`)
+    /// Emitted when an annotation is added to output text content. Selected when `type` is `response.output_text.annotation.added`.
     case responseOutputTextAnnotationAdded(BetaResponsesServerEvent.ResponseOutputTextAnnotationAdded)
-    /// Emitted when a response is queued and waiting to be processed. (type: `response.queued`)
+    /// Emitted when a response is queued and waiting to be processed. Selected when `type` is `response.queued`.
     case responseQueued(BetaResponsesServerEvent.ResponseQueued)
-    /// Event representing a delta (partial update) to the input of a custom tool call. (type: `response.custom_tool_call_input.delta`)
+    /// Event representing a delta (partial update) to the input of a custom tool call. Selected when `type` is `response.custom_tool_call_input.delta`.
     case responseCustomToolCallInputDelta(BetaResponsesServerEvent.ResponseCustomToolCallInputDelta)
-    /// Event indicating that input for a custom tool call is complete. (type: `response.custom_tool_call_input.done`)
+    /// Event indicating that input for a custom tool call is complete. Selected when `type` is `response.custom_tool_call_input.done`.
     case responseCustomToolCallInputDone(BetaResponsesServerEvent.ResponseCustomToolCallInputDone)
-    /// Emitted when an error occurs while processing a Responses WebSocket request. (type: `error`)
+    /// Emitted when an error occurs while processing a Responses WebSocket request. Selected when `type` is `error`.
     case error(BetaResponseWsError)
-    /// Emitted when all injected input items were validated and committed to the (type: `response.inject.created`)
+    /// Emitted when all injected input items were validated and committed to the active response. Selected when `type` is `response.inject.created`.
     case responseInjectCreated(BetaResponseInjectCreatedEvent)
-    /// Emitted when injected input could not be committed to a response. The event (type: `response.inject.failed`)
+    /// Emitted when injected input could not be committed to a response. Selected when `type` is `response.inject.failed`.
     case responseInjectFailed(BetaResponseInjectFailedEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -354,7 +354,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: A sequence number for this chunk of the stream response.
         ///   - delta: A chunk of Base64 encoded response audio bytes.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             delta: Swift.String,
@@ -423,7 +423,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the delta.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             agent: BetaAgentTag? = nil,
@@ -490,7 +490,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - delta: The partial transcript of the audio response.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             delta: Swift.String,
             sequenceNumber: Swift.Int,
@@ -559,7 +559,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             agent: BetaAgentTag? = nil,
@@ -632,7 +632,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - delta: The partial code snippet being streamed by the code interpreter.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -720,7 +720,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - code: The final code snippet output by the code interpreter.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -805,7 +805,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -885,7 +885,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -965,7 +965,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -1042,7 +1042,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - response: Properties of the completed response.
         ///   - sequenceNumber: The sequence number for this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: BetaResponse,
             sequenceNumber: Swift.Int,
@@ -1123,7 +1123,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - part: The content part that was added.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -1219,7 +1219,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The content part that is done.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -1306,7 +1306,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - response: The response that was created.
         ///   - sequenceNumber: The sequence number for this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: BetaResponse,
             sequenceNumber: Swift.Int,
@@ -1381,7 +1381,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -1461,7 +1461,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -1541,7 +1541,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -1624,7 +1624,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - delta: The function-call arguments delta that is added.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -1715,7 +1715,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - arguments: The function-call arguments.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             name: Swift.String,
@@ -1808,7 +1808,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - commandIndex: The index of the shell command that was added.
         ///   - command: The shell command that was added.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -1899,7 +1899,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - delta: The shell command delta that was appended.
         ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - obfuscation: An obfuscation string that was added to pad the event payload.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -1992,7 +1992,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - commandIndex: The index of the shell command that was completed.
         ///   - command: The final shell command that was emitted.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -2083,7 +2083,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - commandIndex: The index of the shell command that produced output.
         ///   - delta: The stdout/stderr delta that was emitted.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             itemID: Swift.String,
@@ -2179,7 +2179,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - commandIndex: The index of the shell command that produced output.
         ///   - output: The output contents emitted for the shell command.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             itemID: Swift.String,
@@ -2266,7 +2266,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - response: The response that is in progress.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: BetaResponse,
             sequenceNumber: Swift.Int,
@@ -2338,7 +2338,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - response: The response that failed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             response: BetaResponse,
@@ -2410,7 +2410,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - response: The response that was incomplete.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: BetaResponse,
             sequenceNumber: Swift.Int,
@@ -2486,9 +2486,9 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         /// - Parameters:
         ///   - outputIndex: The index of the output item that was added.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - item: The output item that was added. For reasoning items, `encrypted_content`
+        ///   - item: The output item that was added.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
@@ -2568,7 +2568,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - item: The output item that was marked done.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
@@ -2654,7 +2654,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The summary part that was added.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -2794,7 +2794,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The completed summary part.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -2937,7 +2937,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - delta: The text delta that was added to the summary.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3033,7 +3033,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - text: The full text of the completed reasoning summary.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3129,7 +3129,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - delta: The text delta that was added to the reasoning content.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3225,7 +3225,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - text: The full text of the completed reasoning content.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3321,7 +3321,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - delta: The refusal text that is added.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3417,7 +3417,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - refusal: The refusal text that is finalized.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3516,7 +3516,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number for this event.
         ///   - logprobs: The log probabilities of the tokens in the delta.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3620,7 +3620,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number for this event.
         ///   - logprobs: The log probabilities of the tokens in the delta.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3715,7 +3715,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3795,7 +3795,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3875,7 +3875,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3955,7 +3955,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
@@ -4035,7 +4035,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - sequenceNumber: The sequence number of the image generation item being processed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -4115,7 +4115,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - sequenceNumber: The sequence number of the image generation item being processed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -4213,7 +4213,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - quality: The image quality that was used.
         ///   - background: The background setting that was used.
         ///   - outputFormat: The output format that was used.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -4326,7 +4326,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - delta: A JSON string containing the partial update to the arguments for the MCP tool call.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -4414,7 +4414,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - arguments: A JSON string containing the finalized arguments for the MCP tool call.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -4499,7 +4499,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - outputIndex: The index of the output item that completed.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4579,7 +4579,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - outputIndex: The index of the output item that failed.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4659,7 +4659,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the MCP tool call item being processed.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -4739,7 +4739,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - outputIndex: The index of the output item that was processed.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4819,7 +4819,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - outputIndex: The index of the output item that failed.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4899,7 +4899,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - outputIndex: The index of the output item that is being processed.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4988,7 +4988,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - sequenceNumber: The sequence number of this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
         ///   - annotation: The annotation object being added. (See annotation schema for details.)
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -5080,7 +5080,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - response: The full response object that is queued.
         ///   - sequenceNumber: The sequence number for this event.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: BetaResponse,
             sequenceNumber: Swift.Int,
@@ -5158,7 +5158,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: Unique identifier for the API item associated with this event.
         ///   - delta: The incremental input data (delta) for the custom tool call.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -5246,7 +5246,7 @@ public enum BetaResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRe
         ///   - itemID: Unique identifier for the API item associated with this event.
         ///   - input: The complete input data for the custom tool call.
         ///   - agent: The agent that owns this multi-agent streaming event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,

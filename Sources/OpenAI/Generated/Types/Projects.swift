@@ -13,7 +13,7 @@ public struct Project: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var name: Swift.String?
     /// The Unix timestamp (in seconds) of when the project was created.
     public var createdAt: Swift.Int
-    /// The `archived_at` member.
+    /// The JSON member `archived_at`.
     public var archivedAt: Swift.Int?
     /// `active` or `archived`
     public var status: Swift.String?
@@ -29,8 +29,8 @@ public struct Project: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - createdAt: The Unix timestamp (in seconds) of when the project was created.
-    ///   - name: The name of the project. This appears in reporting.
-    ///   - archivedAt: The `archived_at` member.
+    ///   - name: The name of the project.
+    ///   - archivedAt: The JSON member `archived_at`.
     ///   - status: `active` or `archived`
     ///   - externalKeyID: The external key associated with the project.
     ///   - residency: The residency configuration for the project.
@@ -113,7 +113,6 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting
     public var id: Swift.String
     /// Whether the API key's owner currently has effective access to the project.
     public var ownerProjectAccess: ProjectAPIKey.OwnerProjectAccess
-    /// The `owner` member.
     public var owner: ProjectAPIKey.Owner
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -126,7 +125,6 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting
     ///   - createdAt: The Unix timestamp (in seconds) of when the API key was created
     ///   - id: The identifier, which can be referenced in API endpoints
     ///   - ownerProjectAccess: Whether the API key's owner currently has effective access to the project.
-    ///   - owner: The `owner` member.
     ///   - lastUsedAt: The Unix timestamp (in seconds) of when the API key was last used.
     public init(
         redactedValue: Swift.String,
@@ -209,8 +207,6 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting
         public static var inactive: Self { Self(rawValue: "inactive") }
     }
 
-    /// The `owner` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/ProjectApiKey/properties/owner`.
     public struct Owner: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// `user` or `service_account`
@@ -288,22 +284,14 @@ public struct ProjectAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `ProjectApiKeyDeleteResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyDeleteResponse`.
 public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectAPIKeyDeleteResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -342,17 +330,14 @@ public struct ProjectAPIKeyDeleteResponse: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `ProjectApiKeyListResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectApiKeyListResponse`.
 public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [ProjectAPIKey]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -360,10 +345,9 @@ public struct ProjectAPIKeyListResponse: Codable, Hashable, Sendable, SpecDeviat
     /// Creates a new `ProjectAPIKeyListResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ProjectAPIKey],
         hasMore: Swift.Bool,
@@ -561,13 +545,11 @@ public struct ProjectAPIKeyOwnerUser: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `ProjectCreateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectCreateRequest`.
 public struct ProjectCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The friendly name of the project, this name appears in reports.
     public var name: Swift.String
-    /// Create the project with the specified residency configuration. Your organization must have access to the requested residency configuration in order to use it. See [data residency controls](/docs/guides/your-data#data-residency-controls) to review the functionality and limitations of setting this field.
+    /// Create the project with the specified residency configuration. Your organization must have access to the requested residency configuration in order to use it. See [data residency controls](https://platform.openai.com/docs/guides/your-data#data-residency-controls) to review the functionality and limitations of setting this field.
     public var residency: PublicProjectResidency?
     /// External key ID to associate with the project.
     public var externalKeyID: Swift.String?
@@ -578,7 +560,7 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - name: The friendly name of the project, this name appears in reports.
-    ///   - residency: Create the project with the specified residency configuration. Your organization must have access to the requested residency configuration in order to use it. See [data residency controls](/docs/guides/your-data#data-residency-controls) to review the functionality and limitations of setting this field.
+    ///   - residency: Create the project with the specified residency configuration.
     ///   - externalKeyID: External key ID to associate with the project.
     public init(
         name: Swift.String,
@@ -620,17 +602,14 @@ public struct ProjectCreateRequest: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `ProjectListResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectListResponse`.
 public struct ProjectListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [Project]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -638,10 +617,9 @@ public struct ProjectListResponse: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `ProjectListResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [Project],
         hasMore: Swift.Bool,
@@ -814,8 +792,6 @@ public struct ProjectModelPermissionsDeleteResponse: Codable, Hashable, Sendable
     }
 }
 
-/// The `ProjectModelPermissionsUpdateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectModelPermissionsUpdateRequest`.
 public struct ProjectModelPermissionsUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The model permissions mode to apply.
@@ -914,10 +890,10 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable, SpecDeviationReport
     ///   - model: The model this rate limit applies to.
     ///   - maxRequestsPer1Minute: The maximum requests per minute.
     ///   - maxTokensPer1Minute: The maximum tokens per minute.
-    ///   - maxImagesPer1Minute: The maximum images per minute. Only present for relevant models.
-    ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute. Only present for relevant models.
-    ///   - maxRequestsPer1Day: The maximum requests per day. Only present for relevant models.
-    ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day. Only present for relevant models.
+    ///   - maxImagesPer1Minute: The maximum images per minute.
+    ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute.
+    ///   - maxRequestsPer1Day: The maximum requests per day.
+    ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day.
     public init(
         id: Swift.String,
         model: Swift.String,
@@ -986,17 +962,14 @@ public struct ProjectRateLimit: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `ProjectRateLimitListResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitListResponse`.
 public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [ProjectRateLimit]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1004,10 +977,9 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `ProjectRateLimitListResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ProjectRateLimit],
         hasMore: Swift.Bool,
@@ -1063,8 +1035,6 @@ public struct ProjectRateLimitListResponse: Codable, Hashable, Sendable, SpecDev
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ProjectRateLimitUpdateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectRateLimitUpdateRequest`.
 public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The maximum requests per minute.
@@ -1087,10 +1057,10 @@ public struct ProjectRateLimitUpdateRequest: Codable, Hashable, Sendable, SpecDe
     /// - Parameters:
     ///   - maxRequestsPer1Minute: The maximum requests per minute.
     ///   - maxTokensPer1Minute: The maximum tokens per minute.
-    ///   - maxImagesPer1Minute: The maximum images per minute. Only relevant for certain models.
-    ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute. Only relevant for certain models.
-    ///   - maxRequestsPer1Day: The maximum requests per day. Only relevant for certain models.
-    ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day. Only relevant for certain models.
+    ///   - maxImagesPer1Minute: The maximum images per minute.
+    ///   - maxAudioMegabytesPer1Minute: The maximum audio megabytes per minute.
+    ///   - maxRequestsPer1Day: The maximum requests per day.
+    ///   - batch1DayMaxInputTokens: The maximum batch input tokens per day.
     public init(
         maxRequestsPer1Minute: Swift.Int? = nil,
         maxTokensPer1Minute: Swift.Int? = nil,
@@ -1238,17 +1208,12 @@ public struct ProjectServiceAccount: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `ProjectServiceAccountApiKey` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountApiKey`.
 public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String
-    /// The `name` member.
     public var name: Swift.String
     /// Unix time, in seconds.
     public var createdAt: Swift.Int
-    /// The `id` member.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1256,10 +1221,7 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `ProjectServiceAccountAPIKey`.
     ///
     /// - Parameters:
-    ///   - value: The `value` member.
-    ///   - name: The `name` member.
     ///   - createdAt: Unix time, in seconds.
-    ///   - id: The `id` member.
     public init(
         value: Swift.String,
         name: Swift.String,
@@ -1308,13 +1270,11 @@ public struct ProjectServiceAccountAPIKey: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `ProjectServiceAccountCreateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateRequest`.
 public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the service account being created.
     public var name: Swift.String
-    /// The `create_service_account_only` member.
+    /// The JSON member `create_service_account_only`.
     public var createServiceAccountOnly: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1323,7 +1283,7 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable, S
     ///
     /// - Parameters:
     ///   - name: The name of the service account being created.
-    ///   - createServiceAccountOnly: The `create_service_account_only` member.
+    ///   - createServiceAccountOnly: The JSON member `create_service_account_only`.
     public init(
         name: Swift.String,
         createServiceAccountOnly: Swift.Bool? = nil
@@ -1359,19 +1319,15 @@ public struct ProjectServiceAccountCreateRequest: Codable, Hashable, Sendable, S
     }
 }
 
-/// The `ProjectServiceAccountCreateResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountCreateResponse`.
 public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `name` member.
     public var name: Swift.String
     /// Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
     public var role: ProjectServiceAccountCreateResponse.RoleValue
     /// Unix time, in seconds.
     public var createdAt: Swift.Int
-    /// The `api_key` member.
+    /// The JSON member `api_key`.
     public var apiKey: ProjectServiceAccountAPIKey?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1379,11 +1335,9 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable, 
     /// Creates a new `ProjectServiceAccountCreateResponse`.
     ///
     /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - name: The `name` member.
-    ///   - role: Service accounts created with default project membership have role `member`. Accounts created with `create_service_account_only` have role `none`.
+    ///   - role: Service accounts created with default project membership have role `member`.
     ///   - createdAt: Unix time, in seconds.
-    ///   - apiKey: The `api_key` member.
+    ///   - apiKey: The JSON member `api_key`.
     public init(
         id: Swift.String,
         name: Swift.String,
@@ -1470,22 +1424,14 @@ public struct ProjectServiceAccountCreateResponse: Codable, Hashable, Sendable, 
     }
 }
 
-/// The `ProjectServiceAccountDeleteResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountDeleteResponse`.
 public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectServiceAccountDeleteResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -1524,17 +1470,14 @@ public struct ProjectServiceAccountDeleteResponse: Codable, Hashable, Sendable, 
     }
 }
 
-/// The `ProjectServiceAccountListResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectServiceAccountListResponse`.
 public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [ProjectServiceAccount]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1542,10 +1485,9 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Sp
     /// Creates a new `ProjectServiceAccountListResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [ProjectServiceAccount],
         hasMore: Swift.Bool,
@@ -1601,8 +1543,6 @@ public struct ProjectServiceAccountListResponse: Codable, Hashable, Sendable, Sp
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ProjectUpdateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectUpdateRequest`.
 public struct ProjectUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The updated name of the project, this name appears in reports.
@@ -1730,8 +1670,6 @@ public struct ProjectUser: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `ProjectUserCreateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectUserCreateRequest`.
 public struct ProjectUserCreateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the user.
@@ -1789,22 +1727,14 @@ public struct ProjectUserCreateRequest: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `ProjectUserDeleteResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectUserDeleteResponse`.
 public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProjectUserDeleteResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -1843,19 +1773,15 @@ public struct ProjectUserDeleteResponse: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `ProjectUserListResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectUserListResponse`.
 public struct ProjectUserListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [ProjectUser]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1863,11 +1789,9 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, SpecDeviatio
     /// Creates a new `ProjectUserListResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         object: Swift.String,
         data: [ProjectUser],
@@ -1925,8 +1849,6 @@ public struct ProjectUserListResponse: Codable, Hashable, Sendable, SpecDeviatio
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ProjectUserUpdateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProjectUserUpdateRequest`.
 public struct ProjectUserUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// `owner` or `member`
@@ -2036,8 +1958,6 @@ public struct UpdateProjectServiceAccountBody: Codable, Hashable, Sendable, Spec
     }
 }
 
-/// The `PublicProjectResidency` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PublicProjectResidency`.

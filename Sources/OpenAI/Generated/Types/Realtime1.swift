@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `AudioTranscription` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AudioTranscription`.
 public struct AudioTranscription: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
@@ -19,7 +17,7 @@ public struct AudioTranscription: Codable, Hashable, Sendable, SpecDeviationRepo
     public var keywords: [Swift.String]?
     /// An optional text to guide the model's style or continue a previous audio
     /// segment.
-    /// For `whisper-1`, the [prompt is a list of keywords](/docs/guides/speech-to-text#prompting).
+    /// For `whisper-1`, the [prompt is a list of keywords](https://platform.openai.com/docs/guides/speech-to-text#prompting).
     /// For `gpt-4o-transcribe` models (excluding `gpt-4o-transcribe-diarize`), the prompt is a free text string, for example "expect words related to technology".
     /// Prompt is not supported with `gpt-realtime-whisper` in GA Realtime sessions.
     public var prompt: Swift.String?
@@ -33,11 +31,11 @@ public struct AudioTranscription: Codable, Hashable, Sendable, SpecDeviationRepo
     /// Creates a new `AudioTranscription`.
     ///
     /// - Parameters:
-    ///   - model: The model to use for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`. Use `gpt-4o-transcribe-diarize` when you need diarization with speaker labels.
-    ///   - language: The language of the input audio. Supplying the input language in
-    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format. Supported by `gpt-transcribe` and `gpt-live-transcribe`.
-    ///   - keywords: Words or phrases to guide transcription of the input audio. Supported by `gpt-transcribe` and `gpt-live-transcribe`.
-    ///   - prompt: An optional text to guide the model's style or continue a previous audio
+    ///   - model: The model to use for transcription.
+    ///   - language: The language of the input audio.
+    ///   - languages: Possible languages of the input audio, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
+    ///   - keywords: Words or phrases to guide transcription of the input audio.
+    ///   - prompt: An optional text to guide the model's style or continue a previous audio segment.
     ///   - delay: Controls how long the model waits before emitting transcription text.
     public init(
         model: AudioTranscription.ModelValue? = nil,
@@ -161,8 +159,6 @@ public struct AudioTranscription: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `AudioTranscriptionResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AudioTranscriptionResponse`.
 public struct AudioTranscriptionResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
@@ -179,7 +175,7 @@ public struct AudioTranscriptionResponse: Codable, Hashable, Sendable, SpecDevia
     /// Creates a new `AudioTranscriptionResponse`.
     ///
     /// - Parameters:
-    ///   - model: The model used for transcription. Current options are `whisper-1`, `gpt-transcribe`, `gpt-live-transcribe`, `gpt-4o-mini-transcribe`, `gpt-4o-mini-transcribe-2025-12-15`, `gpt-4o-transcribe`, `gpt-4o-transcribe-diarize`, and `gpt-realtime-whisper`.
+    ///   - model: The model used for transcription.
     ///   - language: The language of the input audio.
     ///   - languages: The possible input audio languages configured for transcription, in [ISO-639-1](https://en.wikipedia.org/wiki/List_of_ISO_639-1_codes) format.
     ///   - prompt: The prompt configured for input audio transcription, when present.
@@ -284,17 +280,15 @@ public struct NoiseReductionType: OpenEnum {
     public static var farField: Self { Self(rawValue: "far_field") }
 }
 
-/// The `RealtimeAudioFormats` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeAudioFormats`.
 public enum RealtimeAudioFormats: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// The PCM audio format. Only a 24kHz sample rate is supported. (type: `audio/pcm`)
+    /// The PCM audio format. Selected when `type` is `audio/pcm`.
     case audioPcm(RealtimeAudioFormats.AudioPcm)
-    /// The G.711 μ-law format. (type: `audio/pcmu`)
+    /// The G.711 μ-law format. Selected when `type` is `audio/pcmu`.
     case audioPcmu(RealtimeAudioFormats.AudioPcmu)
-    /// The G.711 A-law format. (type: `audio/pcma`)
+    /// The G.711 A-law format. Selected when `type` is `audio/pcma`.
     case audioPcma(RealtimeAudioFormats.AudioPcma)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -339,7 +333,7 @@ public enum RealtimeAudioFormats: Codable, Hashable, Sendable, UnknownCaseRepres
         /// Creates a new `AudioPcm`.
         ///
         /// - Parameters:
-        ///   - rate: The sample rate of the audio. Always `24000`.
+        ///   - rate: The sample rate of the audio.
         public init(rate: Swift.Int? = nil) {
             self.rate = rate
         }
@@ -659,9 +653,9 @@ public struct RealtimeBetaClientEventConversationItemTruncate: Codable, Hashable
     /// Creates a new `RealtimeBetaClientEventConversationItemTruncate`.
     ///
     /// - Parameters:
-    ///   - itemID: The ID of the assistant message item to truncate. Only assistant message
-    ///   - contentIndex: The index of the content part to truncate. Set this to 0.
-    ///   - audioEndMs: Inclusive duration up to which audio is truncated, in milliseconds. If
+    ///   - itemID: The ID of the assistant message item to truncate.
+    ///   - contentIndex: The index of the content part to truncate.
+    ///   - audioEndMs: Inclusive duration up to which audio is truncated, in milliseconds.
     ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
         itemID: Swift.String,
@@ -735,7 +729,7 @@ public struct RealtimeBetaClientEventInputAudioBufferAppend: Codable, Hashable, 
     /// Creates a new `RealtimeBetaClientEventInputAudioBufferAppend`.
     ///
     /// - Parameters:
-    ///   - audio: Base64-encoded audio bytes. This must be in the format specified by the
+    ///   - audio: Base64-encoded audio bytes.
     ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
         audio: Swift.String,
@@ -877,7 +871,7 @@ public struct RealtimeBetaClientEventInputAudioBufferCommit: Codable, Hashable, 
 /// stop generating audio and emit a `output_audio_buffer.cleared` event. This
 /// event should be preceded by a `response.cancel` client event to stop the
 /// generation of the current response.
-/// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
+/// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeBetaClientEventOutputAudioBufferClear`.
 public struct RealtimeBetaClientEventOutputAudioBufferClear: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -939,7 +933,7 @@ public struct RealtimeBetaClientEventResponseCancel: Codable, Hashable, Sendable
     ///
     /// - Parameters:
     ///   - eventID: Optional client-generated ID used to identify this event.
-    ///   - responseID: A specific response ID to cancel - if not provided, will cancel an
+    ///   - responseID: A specific response ID to cancel - if not provided, will cancel an in-progress response in the default conversation.
     public init(
         eventID: Swift.String? = nil,
         responseID: Swift.String? = nil
@@ -1079,7 +1073,7 @@ public struct RealtimeBetaClientEventSessionUpdate: Codable, Hashable, Sendable,
     /// Creates a new `RealtimeBetaClientEventSessionUpdate`.
     ///
     /// - Parameters:
-    ///   - session: A new Realtime session configuration, with an ephemeral key. Default TTL
+    ///   - session: A new Realtime session configuration, with an ephemeral key.
     ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
         session: RealtimeSessionCreateRequest,
@@ -1186,7 +1180,6 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable, SpecDeviationRe
     public var statusDetails: RealtimeBetaResponse.StatusDetails?
     /// The list of output items generated by the response.
     public var output: [RealtimeConversationItem]?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// Usage statistics for the Response, this will correspond to billing. A
     /// Realtime API session will maintain a conversation context and append new
@@ -1223,17 +1216,16 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - id: The unique ID of the response.
-    ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or
+    ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or `incomplete`, `in_progress`).
     ///   - statusDetails: Additional details about the status.
     ///   - output: The list of output items generated by the response.
-    ///   - metadata: The `metadata` member.
-    ///   - usage: Usage statistics for the Response, this will correspond to billing. A
-    ///   - conversationID: Which conversation the response is added to, determined by the `conversation`
+    ///   - usage: Usage statistics for the Response, this will correspond to billing.
+    ///   - conversationID: Which conversation the response is added to, determined by the `conversation` field in the `response.create` event.
     ///   - voice: The voice the model used to respond.
-    ///   - modalities: The set of modalities the model used to respond. If there are multiple modalities,
-    ///   - outputAudioFormat: The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2]. Defaults to 0.8.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
+    ///   - modalities: The set of modalities the model used to respond.
+    ///   - outputAudioFormat: The format of output audio.
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls, that was used in this response.
     public init(
         id: Swift.String? = nil,
         status: RealtimeBetaResponse.Status? = nil,
@@ -1373,9 +1365,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable, SpecDeviationRe
         /// Creates a new `StatusDetails`.
         ///
         /// - Parameters:
-        ///   - type: The type of error that caused the response to fail, corresponding
-        ///   - reason: The reason the Response did not complete. For a `cancelled` Response,
-        ///   - error: A description of the error that caused the response to fail,
+        ///   - type: The type of error that caused the response to fail, corresponding with the `status` field (`completed`, `cancelled`, `incomplete`, `failed`).
+        ///   - reason: The reason the Response did not complete.
+        ///   - error: A description of the error that caused the response to fail, populated when the `status` is `failed`.
         public init(
             type: RealtimeBetaResponse.StatusDetails.TypeValue? = nil,
             reason: RealtimeBetaResponse.StatusDetails.Reason? = nil,
@@ -1550,9 +1542,9 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable, SpecDeviationRe
         /// Creates a new `Usage`.
         ///
         /// - Parameters:
-        ///   - totalTokens: The total number of tokens in the Response including input and output
-        ///   - inputTokens: The number of input tokens used in the Response, including text and
-        ///   - outputTokens: The number of output tokens sent in the Response, including text and
+        ///   - totalTokens: The total number of tokens in the Response including input and output text and audio tokens.
+        ///   - inputTokens: The number of input tokens used in the Response, including text and audio tokens.
+        ///   - outputTokens: The number of output tokens sent in the Response, including text and audio tokens.
         ///   - inputTokenDetails: Details about the input tokens used in the Response.
         ///   - outputTokenDetails: Details about the output tokens used in the Response.
         public init(
@@ -1790,8 +1782,6 @@ public struct RealtimeBetaResponse: Codable, Hashable, Sendable, SpecDeviationRe
         }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponse/properties/modalities/items`.
@@ -1920,9 +1910,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable, Spe
     /// conversation. Set this to `none` to create an out-of-band response which
     /// will not add items to default conversation.
     public var conversation: RealtimeBetaResponseCreateParams.Conversation?
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `prompt` member.
     public var prompt: Prompt?
     /// Input items to include in the prompt for the model. Using this field
     /// creates a new context for this Response instead of using the default
@@ -1935,18 +1923,16 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable, Spe
     /// Creates a new `RealtimeBetaResponseCreateParams`.
     ///
     /// - Parameters:
-    ///   - modalities: The set of modalities the model can respond with. To disable audio,
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model
-    ///   - voice: The voice the model uses to respond. Supported built-in voices are
-    ///   - outputAudioFormat: The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    ///   - modalities: The set of modalities the model can respond with.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
+    ///   - voice: The voice the model uses to respond.
+    ///   - outputAudioFormat: The format of output audio.
     ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools. Provide one of the string modes or force a specific
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2]. Defaults to 0.8.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
-    ///   - conversation: Controls which conversation the response is added to. Currently supports
-    ///   - metadata: The `metadata` member.
-    ///   - prompt: The `prompt` member.
-    ///   - input: Input items to include in the prompt for the model. Using this field
+    ///   - toolChoice: How the model chooses tools.
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
+    ///   - conversation: Controls which conversation the response is added to.
+    ///   - input: Input items to include in the prompt for the model.
     public init(
         modalities: [RealtimeBetaResponseCreateParams.Modality]? = nil,
         instructions: Swift.String? = nil,
@@ -2031,8 +2017,6 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable, Spe
         try container.encodeIfPresent(self.input, forKey: .input)
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/modalities/items`.
@@ -2072,8 +2056,6 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable, Spe
         public static var g711Alaw: Self { Self(rawValue: "g711_alaw") }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaResponseCreateParams/properties/tools/items`.
     public struct ToolValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function.
@@ -2091,7 +2073,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable, Spe
         ///
         /// - Parameters:
         ///   - name: The name of the function.
-        ///   - description: The description of the function, including guidance on when and how
+        ///   - description: The description of the function, including guidance on when and how to call it, and guidance about what to tell the user when calling (if anything).
         ///   - parameters: Parameters of the function in JSON Schema.
         public init(
             name: Swift.String? = nil,
@@ -2266,7 +2248,7 @@ public struct RealtimeBetaResponseCreateParams: Codable, Hashable, Sendable, Spe
 public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The `previous_item_id` member.
+    /// The JSON member `previous_item_id`.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
@@ -2278,7 +2260,7 @@ public struct RealtimeBetaServerEventConversationItemCreated: Codable, Hashable,
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The `previous_item_id` member.
+    ///   - previousItemID: The JSON member `previous_item_id`.
     public init(
         eventID: Swift.String,
         item: RealtimeConversationItem,
@@ -2401,7 +2383,6 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     public var transcript: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
     public var languages: [TranscriptionLanguage]?
-    /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
     /// Usage statistics for the transcription.
     public var usage: RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted.Usage
@@ -2416,8 +2397,7 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     ///   - contentIndex: The index of the content part containing the audio.
     ///   - transcript: The transcribed text.
     ///   - usage: Usage statistics for the transcription.
-    ///   - languages: The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
-    ///   - logprobs: The `logprobs` member.
+    ///   - languages: The languages detected in the audio.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
@@ -2486,9 +2466,9 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionComp
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
     public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Usage statistics for models billed by token usage. (type: `tokens`)
+        /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
-        /// Usage statistics for models billed by audio input duration. (type: `duration`)
+        /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
         case duration(TranscriptTextUsageDuration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2532,7 +2512,6 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     public var contentIndex: Swift.Int?
     /// The text delta.
     public var delta: Swift.String?
-    /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2544,7 +2523,6 @@ public struct RealtimeBetaServerEventConversationItemInputAudioTranscriptionDelt
     ///   - itemID: The ID of the item.
     ///   - contentIndex: The index of the content part in the item's content array.
     ///   - delta: The text delta.
-    ///   - logprobs: The `logprobs` member.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
@@ -3029,13 +3007,11 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable, SpecDev
     public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
-        /// The `code` member.
         public var code: Swift.String?
         /// A human-readable error message.
         public var message: Swift.String
-        /// The `param` member.
         public var param: Swift.String?
-        /// The `event_id` member.
+        /// The JSON member `event_id`.
         public var eventID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3045,9 +3021,7 @@ public struct RealtimeBetaServerEventError: Codable, Hashable, Sendable, SpecDev
         /// - Parameters:
         ///   - type: The type of error (e.g., "invalid_request_error", "server_error").
         ///   - message: A human-readable error message.
-        ///   - code: The `code` member.
-        ///   - param: The `param` member.
-        ///   - eventID: The `event_id` member.
+        ///   - eventID: The JSON member `event_id`.
         public init(
             type: Swift.String,
             message: Swift.String,
@@ -3153,7 +3127,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCleared: Codable, Hashable,
 public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The `previous_item_id` member.
+    /// The JSON member `previous_item_id`.
     public var previousItemID: Swift.String?
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
@@ -3165,7 +3139,7 @@ public struct RealtimeBetaServerEventInputAudioBufferCommitted: Codable, Hashabl
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - itemID: The ID of the user message item that will be created.
-    ///   - previousItemID: The `previous_item_id` member.
+    ///   - previousItemID: The JSON member `previous_item_id`.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
@@ -3238,7 +3212,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStarted: Codable, Has
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
-    ///   - audioStartMs: Milliseconds from the start of all audio written to the buffer during the
+    ///   - audioStartMs: Milliseconds from the start of all audio written to the buffer during the session when speech was first detected.
     ///   - itemID: The ID of the user message item that will be created when speech stops.
     public init(
         eventID: Swift.String,
@@ -3304,7 +3278,7 @@ public struct RealtimeBetaServerEventInputAudioBufferSpeechStopped: Codable, Has
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
-    ///   - audioEndMs: Milliseconds since the session started when speech stopped. This will
+    ///   - audioEndMs: Milliseconds since the session started when speech stopped.
     ///   - itemID: The ID of the user message item that will be created.
     public init(
         eventID: Swift.String,
@@ -3567,8 +3541,6 @@ public struct RealtimeBetaServerEventRateLimitsUpdated: Codable, Hashable, Senda
         try container.encode(self.rateLimits, forKey: .rateLimits)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeBetaServerEventRateLimitsUpdated/properties/rate_limits/items`.
     public struct RateLimit: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the rate limit (`requests`, `tokens`).

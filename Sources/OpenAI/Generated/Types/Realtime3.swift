@@ -83,7 +83,6 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable, SpecDevi
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
-    /// The `reason` member.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -94,7 +93,6 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable, SpecDevi
     ///   - id: The unique ID of the approval response.
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
-    ///   - reason: The `reason` member.
     public init(
         id: Swift.String,
         approvalRequestID: Swift.String,
@@ -147,18 +145,12 @@ public struct RealtimeMCPApprovalResponse: Codable, Hashable, Sendable, SpecDevi
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPHTTPError`.
 public struct RealtimeMcphttpError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.Int
-    /// The `message` member.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeMcphttpError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         code: Swift.Int,
         message: Swift.String
@@ -263,18 +255,12 @@ public struct RealtimeMCPListTools: Codable, Hashable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPProtocolError`.
 public struct RealtimeMCPProtocolError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.Int
-    /// The `message` member.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeMCPProtocolError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         code: Swift.Int,
         message: Swift.String
@@ -325,11 +311,9 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable, SpecDeviationRep
     public var name: Swift.String
     /// A JSON string of the arguments passed to the tool.
     public var arguments: Swift.String
-    /// The `approval_request_id` member.
+    /// The JSON member `approval_request_id`.
     public var approvalRequestID: Swift.String?
-    /// The `output` member.
     public var output: Swift.String?
-    /// The `error` member.
     public var error: RealtimeMCPToolCall.ErrorValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -341,9 +325,7 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable, SpecDeviationRep
     ///   - serverLabel: The label of the MCP server running the tool.
     ///   - name: The name of the tool that was run.
     ///   - arguments: A JSON string of the arguments passed to the tool.
-    ///   - approvalRequestID: The `approval_request_id` member.
-    ///   - output: The `output` member.
-    ///   - error: The `error` member.
+    ///   - approvalRequestID: The JSON member `approval_request_id`.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -412,11 +394,11 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolCall/properties/error/anyOf/0`.
     public enum ErrorValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `protocol_error`
+        /// Selected when `type` is `protocol_error`.
         case protocolError(RealtimeMCPProtocolError)
-        /// type: `tool_execution_error`
+        /// Selected when `type` is `tool_execution_error`.
         case toolExecutionError(RealtimeMCPToolExecutionError)
-        /// type: `http_error`
+        /// Selected when `type` is `http_error`.
         case httpError(RealtimeMcphttpError)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -455,15 +437,11 @@ public struct RealtimeMCPToolCall: Codable, Hashable, Sendable, SpecDeviationRep
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeMCPToolExecutionError`.
 public struct RealtimeMCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `message` member.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RealtimeMCPToolExecutionError`.
-    ///
-    /// - Parameters:
-    ///   - message: The `message` member.
     public init(message: Swift.String) {
         self.message = message
     }
@@ -508,7 +486,7 @@ public struct RealtimeReasoning: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `RealtimeReasoning`.
     ///
     /// - Parameters:
-    ///   - effort: Constrains effort on reasoning for reasoning-capable Realtime models such as
+    ///   - effort: Constrains effort on reasoning for reasoning-capable Realtime models such as `gpt-realtime-2`.
     public init(effort: RealtimeReasoningEffort? = nil) {
         self.effort = effort
     }
@@ -579,7 +557,6 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
     public var statusDetails: RealtimeResponse.StatusDetails?
     /// The list of output items generated by the response.
     public var output: [RealtimeConversationItem]?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// Configuration for audio output.
     public var audio: RealtimeResponse.Audio?
@@ -609,15 +586,14 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Parameters:
     ///   - id: The unique ID of the response, will look like `resp_1234`.
-    ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or
+    ///   - status: The final status of the response (`completed`, `cancelled`, `failed`, or `incomplete`, `in_progress`).
     ///   - statusDetails: Additional details about the status.
     ///   - output: The list of output items generated by the response.
-    ///   - metadata: The `metadata` member.
     ///   - audio: Configuration for audio output.
-    ///   - usage: Usage statistics for the Response, this will correspond to billing. A
-    ///   - conversationID: Which conversation the response is added to, determined by the `conversation`
-    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
+    ///   - usage: Usage statistics for the Response, this will correspond to billing.
+    ///   - conversationID: Which conversation the response is added to, determined by the `conversation` field in the `response.create` event.
+    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are `[\"audio\"]`, `[\"text\"]`.
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls, that was used in this response.
     public init(
         id: Swift.String? = nil,
         status: RealtimeResponse.Status? = nil,
@@ -743,9 +719,9 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
         /// Creates a new `StatusDetails`.
         ///
         /// - Parameters:
-        ///   - type: The type of error that caused the response to fail, corresponding
-        ///   - reason: The reason the Response did not complete. For a `cancelled` Response,  one of `turn_detected` (the server VAD detected a new start of speech)  or `client_cancelled` (the client sent a cancel event). For an  `incomplete` Response, one of `max_output_tokens` or `content_filter`  (the server-side safety filter activated and cut off the response).
-        ///   - error: A description of the error that caused the response to fail,
+        ///   - type: The type of error that caused the response to fail, corresponding with the `status` field (`completed`, `cancelled`, `incomplete`, `failed`).
+        ///   - reason: The reason the Response did not complete.
+        ///   - error: A description of the error that caused the response to fail, populated when the `status` is `failed`.
         public init(
             type: RealtimeResponse.StatusDetails.TypeValue? = nil,
             reason: RealtimeResponse.StatusDetails.Reason? = nil,
@@ -894,15 +870,11 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `output` member.
         public var output: RealtimeResponse.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - output: The `output` member.
         public init(output: RealtimeResponse.Audio.Output? = nil) {
             self.output = output
         }
@@ -930,8 +902,6 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
-        /// The `output` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
@@ -949,7 +919,7 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Voice cannot be changed during the
+            ///   - voice: The voice the model uses to respond.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 voice: VoiceIDsShared? = nil
@@ -1012,10 +982,10 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
         /// Creates a new `Usage`.
         ///
         /// - Parameters:
-        ///   - totalTokens: The total number of tokens in the Response including input and output
-        ///   - inputTokens: The number of input tokens used in the Response, including text and
-        ///   - outputTokens: The number of output tokens sent in the Response, including text and
-        ///   - inputTokenDetails: Details about the input tokens used in the Response. Cached tokens are tokens from previous turns in the conversation that are included as context for the current response. Cached tokens here are counted as a subset of input tokens, meaning input tokens will include cached and uncached tokens.
+        ///   - totalTokens: The total number of tokens in the Response including input and output text and audio tokens.
+        ///   - inputTokens: The number of input tokens used in the Response, including text and audio tokens.
+        ///   - outputTokens: The number of output tokens sent in the Response, including text and audio tokens.
+        ///   - inputTokenDetails: Details about the input tokens used in the Response.
         ///   - outputTokenDetails: Details about the output tokens used in the Response.
         public init(
             totalTokens: Swift.Int? = nil,
@@ -1252,8 +1222,6 @@ public struct RealtimeResponse: Codable, Hashable, Sendable, SpecDeviationReport
         }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponse/properties/output_modalities/items`.
@@ -1348,9 +1316,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
     /// conversation. Set this to `none` to create an out-of-band response which
     /// will not add items to default conversation.
     public var conversation: RealtimeResponseCreateParams.Conversation?
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `prompt` member.
     public var prompt: Prompt?
     /// Input items to include in the prompt for the model. Using this field
     /// creates a new context for this Response instead of using the default
@@ -1364,18 +1330,16 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `RealtimeResponseCreateParams`.
     ///
     /// - Parameters:
-    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
+    ///   - outputModalities: The set of modalities the model used to respond, currently the only possible values are `[\"audio\"]`, `[\"text\"]`.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - audio: Configuration for audio input and output.
     ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools. Provide one of the string modes or force a specific
-    ///   - parallelToolCalls: Whether the model may call multiple tools in parallel. Only supported by
+    ///   - toolChoice: How the model chooses tools.
+    ///   - parallelToolCalls: Whether the model may call multiple tools in parallel.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
-    ///   - conversation: Controls which conversation the response is added to. Currently supports
-    ///   - metadata: The `metadata` member.
-    ///   - prompt: The `prompt` member.
-    ///   - input: Input items to include in the prompt for the model. Using this field
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
+    ///   - conversation: Controls which conversation the response is added to.
+    ///   - input: Input items to include in the prompt for the model.
     public init(
         outputModalities: [RealtimeResponseCreateParams.OutputModality]? = nil,
         instructions: Swift.String? = nil,
@@ -1460,8 +1424,6 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
         try container.encodeIfPresent(self.input, forKey: .input)
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/output_modalities/items`.
@@ -1483,15 +1445,11 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `output` member.
         public var output: RealtimeResponseCreateParams.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - output: The `output` member.
         public init(output: RealtimeResponseCreateParams.Audio.Output? = nil) {
             self.output = output
         }
@@ -1519,8 +1477,6 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
-        /// The `output` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
@@ -1539,7 +1495,7 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Supported built-in voices are
+            ///   - voice: The voice the model uses to respond.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 voice: VoiceIDsOrCustomVoice? = nil
@@ -1576,15 +1532,13 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeResponseCreateParams/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
-        /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
+        /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
         case mcp(MCPTool)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1737,97 +1691,97 @@ public struct RealtimeResponseCreateParams: Codable, Hashable, Sendable, SpecDev
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEvent`.
 public enum RealtimeServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Returned when a conversation is created. Emitted right after session creation. (type: `conversation.created`)
+    /// Returned when a conversation is created. Selected when `type` is `conversation.created`.
     case conversationCreated(RealtimeServerEventConversationCreated)
-    /// Returned when a conversation item is created. There are several scenarios that produce this event: (type: `conversation.item.created`)
+    /// Returned when a conversation item is created. Selected when `type` is `conversation.item.created`.
     case conversationItemCreated(RealtimeServerEventConversationItemCreated)
-    /// Returned when an item in the conversation is deleted by the client with a (type: `conversation.item.deleted`)
+    /// Returned when an item in the conversation is deleted by the client with a `conversation.item.delete` event. Selected when `type` is `conversation.item.deleted`.
     case conversationItemDeleted(RealtimeServerEventConversationItemDeleted)
-    /// This event is the output of audio transcription for user audio written to the (type: `conversation.item.input_audio_transcription.completed`)
+    /// This event is the output of audio transcription for user audio written to the user audio buffer. Selected when `type` is `conversation.item.input_audio_transcription.completed`.
     case conversationItemInputAudioTranscriptionCompleted(RealtimeServerEventConversationItemInputAudioTranscriptionCompleted)
-    /// Returned when the text value of an input audio transcription content part is updated with incremental transcription results. (type: `conversation.item.input_audio_transcription.delta`)
+    /// Returned when the text value of an input audio transcription content part is updated with incremental transcription results. Selected when `type` is `conversation.item.input_audio_transcription.delta`.
     case conversationItemInputAudioTranscriptionDelta(RealtimeServerEventConversationItemInputAudioTranscriptionDelta)
-    /// Returned when input audio transcription is configured, and a transcription (type: `conversation.item.input_audio_transcription.failed`)
+    /// Returned when input audio transcription is configured, and a transcription request for a user message failed. Selected when `type` is `conversation.item.input_audio_transcription.failed`.
     case conversationItemInputAudioTranscriptionFailed(RealtimeServerEventConversationItemInputAudioTranscriptionFailed)
-    /// Returned when a conversation item is retrieved with `conversation.item.retrieve`. This is provided as a way to fetch the server's representation of an item, for example to get access to the post-processed audio data after noise cancellation and VAD. It includes the full content of the Item, including audio data. (type: `conversation.item.retrieved`)
+    /// Returned when a conversation item is retrieved with `conversation.item.retrieve`. Selected when `type` is `conversation.item.retrieved`.
     case conversationItemRetrieved(RealtimeServerEventConversationItemRetrieved)
-    /// Returned when an earlier assistant audio message item is truncated by the (type: `conversation.item.truncated`)
+    /// Returned when an earlier assistant audio message item is truncated by the client with a `conversation.item.truncate` event. Selected when `type` is `conversation.item.truncated`.
     case conversationItemTruncated(RealtimeServerEventConversationItemTruncated)
-    /// Returned when an error occurs, which could be a client problem or a server (type: `error`)
+    /// Returned when an error occurs, which could be a client problem or a server problem. Selected when `type` is `error`.
     case error(RealtimeServerEventError)
-    /// Returned when the input audio buffer is cleared by the client with a (type: `input_audio_buffer.cleared`)
+    /// Returned when the input audio buffer is cleared by the client with a `input_audio_buffer.clear` event. Selected when `type` is `input_audio_buffer.cleared`.
     case inputAudioBufferCleared(RealtimeServerEventInputAudioBufferCleared)
-    /// Returned when an input audio buffer is committed, either by the client or (type: `input_audio_buffer.committed`)
+    /// Returned when an input audio buffer is committed, either by the client or automatically in server VAD mode. Selected when `type` is `input_audio_buffer.committed`.
     case inputAudioBufferCommitted(RealtimeServerEventInputAudioBufferCommitted)
-    /// **SIP Only:** Returned when an DTMF event is received. A DTMF event is a message that (type: `input_audio_buffer.dtmf_event_received`)
+    /// **SIP Only:** Returned when an DTMF event is received. Selected when `type` is `input_audio_buffer.dtmf_event_received`.
     case inputAudioBufferDtmfEventReceived(RealtimeServerEventInputAudioBufferDtmfEventReceived)
-    /// Sent by the server when in `server_vad` mode to indicate that speech has been (type: `input_audio_buffer.speech_started`)
+    /// Sent by the server when in `server_vad` mode to indicate that speech has been detected in the audio buffer. Selected when `type` is `input_audio_buffer.speech_started`.
     case inputAudioBufferSpeechStarted(RealtimeServerEventInputAudioBufferSpeechStarted)
-    /// Returned in `server_vad` mode when the server detects the end of speech in (type: `input_audio_buffer.speech_stopped`)
+    /// Returned in `server_vad` mode when the server detects the end of speech in the audio buffer. Selected when `type` is `input_audio_buffer.speech_stopped`.
     case inputAudioBufferSpeechStopped(RealtimeServerEventInputAudioBufferSpeechStopped)
-    /// Emitted at the beginning of a Response to indicate the updated rate limits. (type: `rate_limits.updated`)
+    /// Emitted at the beginning of a Response to indicate the updated rate limits. Selected when `type` is `rate_limits.updated`.
     case rateLimitsUpdated(RealtimeServerEventRateLimitsUpdated)
-    /// Returned when the model-generated audio is updated. (type: `response.output_audio.delta`)
+    /// Returned when the model-generated audio is updated. Selected when `type` is `response.output_audio.delta`.
     case responseOutputAudioDelta(RealtimeServerEventResponseAudioDelta)
-    /// Returned when the model-generated audio is done. Also emitted when a Response (type: `response.output_audio.done`)
+    /// Returned when the model-generated audio is done. Selected when `type` is `response.output_audio.done`.
     case responseOutputAudioDone(RealtimeServerEventResponseAudioDone)
-    /// Returned when the model-generated transcription of audio output is updated. (type: `response.output_audio_transcript.delta`)
+    /// Returned when the model-generated transcription of audio output is updated. Selected when `type` is `response.output_audio_transcript.delta`.
     case responseOutputAudioTranscriptDelta(RealtimeServerEventResponseAudioTranscriptDelta)
-    /// Returned when the model-generated transcription of audio output is done (type: `response.output_audio_transcript.done`)
+    /// Returned when the model-generated transcription of audio output is done streaming. Selected when `type` is `response.output_audio_transcript.done`.
     case responseOutputAudioTranscriptDone(RealtimeServerEventResponseAudioTranscriptDone)
-    /// Returned when a new content part is added to an assistant message item during (type: `response.content_part.added`)
+    /// Returned when a new content part is added to an assistant message item during response generation. Selected when `type` is `response.content_part.added`.
     case responseContentPartAdded(RealtimeServerEventResponseContentPartAdded)
-    /// Returned when a content part is done streaming in an assistant message item. (type: `response.content_part.done`)
+    /// Returned when a content part is done streaming in an assistant message item. Selected when `type` is `response.content_part.done`.
     case responseContentPartDone(RealtimeServerEventResponseContentPartDone)
-    /// Returned when a new Response is created. The first event of response creation, (type: `response.created`)
+    /// Returned when a new Response is created. Selected when `type` is `response.created`.
     case responseCreated(RealtimeServerEventResponseCreated)
-    /// Returned when a Response is done streaming. Always emitted, no matter the (type: `response.done`)
+    /// Returned when a Response is done streaming. Selected when `type` is `response.done`.
     case responseDone(RealtimeServerEventResponseDone)
-    /// Returned when the model-generated function call arguments are updated. (type: `response.function_call_arguments.delta`)
+    /// Returned when the model-generated function call arguments are updated. Selected when `type` is `response.function_call_arguments.delta`.
     case responseFunctionCallArgumentsDelta(RealtimeServerEventResponseFunctionCallArgumentsDelta)
-    /// Returned when the model-generated function call arguments are done streaming. (type: `response.function_call_arguments.done`)
+    /// Returned when the model-generated function call arguments are done streaming. Selected when `type` is `response.function_call_arguments.done`.
     case responseFunctionCallArgumentsDone(RealtimeServerEventResponseFunctionCallArgumentsDone)
-    /// Returned when a new Item is created during Response generation. (type: `response.output_item.added`)
+    /// Returned when a new Item is created during Response generation. Selected when `type` is `response.output_item.added`.
     case responseOutputItemAdded(RealtimeServerEventResponseOutputItemAdded)
-    /// Returned when an Item is done streaming. Also emitted when a Response is (type: `response.output_item.done`)
+    /// Returned when an Item is done streaming. Selected when `type` is `response.output_item.done`.
     case responseOutputItemDone(RealtimeServerEventResponseOutputItemDone)
-    /// Returned when the text value of an "output_text" content part is updated. (type: `response.output_text.delta`)
+    /// Returned when the text value of an "output_text" content part is updated. Selected when `type` is `response.output_text.delta`.
     case responseOutputTextDelta(RealtimeServerEventResponseTextDelta)
-    /// Returned when the text value of an "output_text" content part is done streaming. Also (type: `response.output_text.done`)
+    /// Returned when the text value of an "output_text" content part is done streaming. Selected when `type` is `response.output_text.done`.
     case responseOutputTextDone(RealtimeServerEventResponseTextDone)
-    /// Returned when a Session is created. Emitted automatically when a new (type: `session.created`)
+    /// Returned when a Session is created. Selected when `type` is `session.created`.
     case sessionCreated(RealtimeServerEventSessionCreated)
-    /// Returned when a session is updated with a `session.update` event, unless (type: `session.updated`)
+    /// Returned when a session is updated with a `session.update` event, unless there is an error. Selected when `type` is `session.updated`.
     case sessionUpdated(RealtimeServerEventSessionUpdated)
-    /// **WebRTC/SIP Only:** Emitted when the server begins streaming audio to the client. This event is (type: `output_audio_buffer.started`)
+    /// **WebRTC/SIP Only:** Emitted when the server begins streaming audio to the client. Selected when `type` is `output_audio_buffer.started`.
     case outputAudioBufferStarted(RealtimeServerEventOutputAudioBufferStarted)
-    /// **WebRTC/SIP Only:** Emitted when the output audio buffer has been completely drained on the server, (type: `output_audio_buffer.stopped`)
+    /// **WebRTC/SIP Only:** Emitted when the output audio buffer has been completely drained on the server, and no more audio is forthcoming. Selected when `type` is `output_audio_buffer.stopped`.
     case outputAudioBufferStopped(RealtimeServerEventOutputAudioBufferStopped)
-    /// **WebRTC/SIP Only:** Emitted when the output audio buffer is cleared. This happens either in VAD (type: `output_audio_buffer.cleared`)
+    /// **WebRTC/SIP Only:** Emitted when the output audio buffer is cleared. Selected when `type` is `output_audio_buffer.cleared`.
     case outputAudioBufferCleared(RealtimeServerEventOutputAudioBufferCleared)
-    /// Sent by the server when an Item is added to the default Conversation. This can happen in several cases: (type: `conversation.item.added`)
+    /// Sent by the server when an Item is added to the default Conversation. Selected when `type` is `conversation.item.added`.
     case conversationItemAdded(RealtimeServerEventConversationItemAdded)
-    /// Returned when a conversation item is finalized. (type: `conversation.item.done`)
+    /// Returned when a conversation item is finalized. Selected when `type` is `conversation.item.done`.
     case conversationItemDone(RealtimeServerEventConversationItemDone)
-    /// Returned when the Server VAD timeout is triggered for the input audio buffer. This is configured (type: `input_audio_buffer.timeout_triggered`)
+    /// Returned when the Server VAD timeout is triggered for the input audio buffer. Selected when `type` is `input_audio_buffer.timeout_triggered`.
     case inputAudioBufferTimeoutTriggered(RealtimeServerEventInputAudioBufferTimeoutTriggered)
-    /// Returned when an input audio transcription segment is identified for an item. (type: `conversation.item.input_audio_transcription.segment`)
+    /// Returned when an input audio transcription segment is identified for an item. Selected when `type` is `conversation.item.input_audio_transcription.segment`.
     case conversationItemInputAudioTranscriptionSegment(RealtimeServerEventConversationItemInputAudioTranscriptionSegment)
-    /// Returned when listing MCP tools is in progress for an item. (type: `mcp_list_tools.in_progress`)
+    /// Returned when listing MCP tools is in progress for an item. Selected when `type` is `mcp_list_tools.in_progress`.
     case mcpListToolsInProgress(RealtimeServerEventMCPListToolsInProgress)
-    /// Returned when listing MCP tools has completed for an item. (type: `mcp_list_tools.completed`)
+    /// Returned when listing MCP tools has completed for an item. Selected when `type` is `mcp_list_tools.completed`.
     case mcpListToolsCompleted(RealtimeServerEventMCPListToolsCompleted)
-    /// Returned when listing MCP tools has failed for an item. (type: `mcp_list_tools.failed`)
+    /// Returned when listing MCP tools has failed for an item. Selected when `type` is `mcp_list_tools.failed`.
     case mcpListToolsFailed(RealtimeServerEventMCPListToolsFailed)
-    /// Returned when MCP tool call arguments are updated during response generation. (type: `response.mcp_call_arguments.delta`)
+    /// Returned when MCP tool call arguments are updated during response generation. Selected when `type` is `response.mcp_call_arguments.delta`.
     case responseMCPCallArgumentsDelta(RealtimeServerEventResponseMCPCallArgumentsDelta)
-    /// Returned when MCP tool call arguments are finalized during response generation. (type: `response.mcp_call_arguments.done`)
+    /// Returned when MCP tool call arguments are finalized during response generation. Selected when `type` is `response.mcp_call_arguments.done`.
     case responseMCPCallArgumentsDone(RealtimeServerEventResponseMCPCallArgumentsDone)
-    /// Returned when an MCP tool call has started and is in progress. (type: `response.mcp_call.in_progress`)
+    /// Returned when an MCP tool call has started and is in progress. Selected when `type` is `response.mcp_call.in_progress`.
     case responseMCPCallInProgress(RealtimeServerEventResponseMCPCallInProgress)
-    /// Returned when an MCP tool call has completed successfully. (type: `response.mcp_call.completed`)
+    /// Returned when an MCP tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
     case responseMCPCallCompleted(RealtimeServerEventResponseMCPCallCompleted)
-    /// Returned when an MCP tool call has failed. (type: `response.mcp_call.failed`)
+    /// Returned when an MCP tool call has failed. Selected when `type` is `response.mcp_call.failed`.
     case responseMCPCallFailed(RealtimeServerEventResponseMCPCallFailed)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2106,7 +2060,7 @@ public struct RealtimeServerEventConversationCreated: Codable, Hashable, Sendabl
 public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The `previous_item_id` member.
+    /// The JSON member `previous_item_id`.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
@@ -2118,7 +2072,7 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Senda
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The `previous_item_id` member.
+    ///   - previousItemID: The JSON member `previous_item_id`.
     public init(
         eventID: Swift.String,
         item: RealtimeConversationItem,
@@ -2176,7 +2130,7 @@ public struct RealtimeServerEventConversationItemAdded: Codable, Hashable, Senda
 public struct RealtimeServerEventConversationItemCreated: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The `previous_item_id` member.
+    /// The JSON member `previous_item_id`.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
@@ -2188,7 +2142,7 @@ public struct RealtimeServerEventConversationItemCreated: Codable, Hashable, Sen
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The `previous_item_id` member.
+    ///   - previousItemID: The JSON member `previous_item_id`.
     public init(
         eventID: Swift.String,
         item: RealtimeConversationItem,
@@ -2296,7 +2250,7 @@ public struct RealtimeServerEventConversationItemDeleted: Codable, Hashable, Sen
 public struct RealtimeServerEventConversationItemDone: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The `previous_item_id` member.
+    /// The JSON member `previous_item_id`.
     public var previousItemID: Swift.String?
     /// A single item within a Realtime conversation.
     public var item: RealtimeConversationItem
@@ -2308,7 +2262,7 @@ public struct RealtimeServerEventConversationItemDone: Codable, Hashable, Sendab
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - item: A single item within a Realtime conversation.
-    ///   - previousItemID: The `previous_item_id` member.
+    ///   - previousItemID: The JSON member `previous_item_id`.
     public init(
         eventID: Swift.String,
         item: RealtimeConversationItem,
@@ -2375,7 +2329,6 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     public var transcript: Swift.String
     /// The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
     public var languages: [TranscriptionLanguage]?
-    /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
     /// Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
     public var usage: RealtimeServerEventConversationItemInputAudioTranscriptionCompleted.Usage
@@ -2390,8 +2343,7 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     ///   - contentIndex: The index of the content part containing the audio.
     ///   - transcript: The transcribed text.
     ///   - usage: Usage statistics for the transcription, this is billed according to the ASR model's pricing rather than the realtime model's pricing.
-    ///   - languages: The languages detected in the audio. Returned by `gpt-transcribe`. An empty array indicates that no language could be reliably detected.
-    ///   - logprobs: The `logprobs` member.
+    ///   - languages: The languages detected in the audio.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
@@ -2460,9 +2412,9 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionComplete
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventConversationItemInputAudioTranscriptionCompleted/properties/usage`.
     public enum Usage: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Usage statistics for models billed by token usage. (type: `tokens`)
+        /// Usage statistics for models billed by token usage. Selected when `type` is `tokens`.
         case tokens(TranscriptTextUsageTokens)
-        /// Usage statistics for models billed by audio input duration. (type: `duration`)
+        /// Usage statistics for models billed by audio input duration. Selected when `type` is `duration`.
         case duration(TranscriptTextUsageDuration)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2506,7 +2458,6 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     public var contentIndex: Swift.Int?
     /// The text delta.
     public var delta: Swift.String?
-    /// The `logprobs` member.
     public var logprobs: [LogProbProperties]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2518,7 +2469,6 @@ public struct RealtimeServerEventConversationItemInputAudioTranscriptionDelta: C
     ///   - itemID: The ID of the item containing the audio that is being transcribed.
     ///   - contentIndex: The index of the content part in the item's content array.
     ///   - delta: The text delta.
-    ///   - logprobs: The `logprobs` member.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
@@ -3003,13 +2953,11 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable, SpecDeviati
     public struct ErrorValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The type of error (e.g., "invalid_request_error", "server_error").
         public var type: Swift.String
-        /// The `code` member.
         public var code: Swift.String?
         /// A human-readable error message.
         public var message: Swift.String
-        /// The `param` member.
         public var param: Swift.String?
-        /// The `event_id` member.
+        /// The JSON member `event_id`.
         public var eventID: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3019,9 +2967,7 @@ public struct RealtimeServerEventError: Codable, Hashable, Sendable, SpecDeviati
         /// - Parameters:
         ///   - type: The type of error (e.g., "invalid_request_error", "server_error").
         ///   - message: A human-readable error message.
-        ///   - code: The `code` member.
-        ///   - param: The `param` member.
-        ///   - eventID: The `event_id` member.
+        ///   - eventID: The JSON member `event_id`.
         public init(
             type: Swift.String,
             message: Swift.String,
@@ -3127,7 +3073,7 @@ public struct RealtimeServerEventInputAudioBufferCleared: Codable, Hashable, Sen
 public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the server event.
     public var eventID: Swift.String
-    /// The `previous_item_id` member.
+    /// The JSON member `previous_item_id`.
     public var previousItemID: Swift.String?
     /// The ID of the user message item that will be created.
     public var itemID: Swift.String
@@ -3139,7 +3085,7 @@ public struct RealtimeServerEventInputAudioBufferCommitted: Codable, Hashable, S
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - itemID: The ID of the user message item that will be created.
-    ///   - previousItemID: The `previous_item_id` member.
+    ///   - previousItemID: The JSON member `previous_item_id`.
     public init(
         eventID: Swift.String,
         itemID: Swift.String,
@@ -3269,7 +3215,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStarted: Codable, Hashabl
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
-    ///   - audioStartMs: Milliseconds from the start of all audio written to the buffer during the
+    ///   - audioStartMs: Milliseconds from the start of all audio written to the buffer during the session when speech was first detected.
     ///   - itemID: The ID of the user message item that will be created when speech stops.
     public init(
         eventID: Swift.String,
@@ -3335,7 +3281,7 @@ public struct RealtimeServerEventInputAudioBufferSpeechStopped: Codable, Hashabl
     ///
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
-    ///   - audioEndMs: Milliseconds since the session started when speech stopped. This will
+    ///   - audioEndMs: Milliseconds since the session started when speech stopped.
     ///   - itemID: The ID of the user message item that will be created.
     public init(
         eventID: Swift.String,
@@ -3628,7 +3574,7 @@ public struct RealtimeServerEventMCPListToolsInProgress: Codable, Hashable, Send
 /// mode when the user has interrupted (`input_audio_buffer.speech_started`),
 /// or when the client has emitted the `output_audio_buffer.clear` event to manually
 /// cut off the current audio response.
-/// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
+/// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferCleared`.
 public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3685,7 +3631,7 @@ public struct RealtimeServerEventOutputAudioBufferCleared: Codable, Hashable, Se
 /// **WebRTC/SIP Only:** Emitted when the server begins streaming audio to the client. This event is
 /// emitted after an audio content part has been added (`response.content_part.added`)
 /// to the response.
-/// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
+/// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferStarted`.
 public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3742,7 +3688,7 @@ public struct RealtimeServerEventOutputAudioBufferStarted: Codable, Hashable, Se
 /// **WebRTC/SIP Only:** Emitted when the output audio buffer has been completely drained on the server,
 /// and no more audio is forthcoming. This event is emitted after the full response
 /// data has been sent to the client (`response.done`).
-/// [Learn more](/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
+/// [Learn more](https://platform.openai.com/docs/guides/realtime-conversations#client-and-server-events-for-audio-in-webrtc).
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeServerEventOutputAudioBufferStopped`.
 public struct RealtimeServerEventOutputAudioBufferStopped: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3852,8 +3798,6 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable,
         try container.encode(self.rateLimits, forKey: .rateLimits)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventRateLimitsUpdated/properties/rate_limits/items`.
     public struct RateLimit: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the rate limit (`requests`, `tokens`).
@@ -3936,5 +3880,91 @@ public struct RealtimeServerEventRateLimitsUpdated: Codable, Hashable, Sendable,
             /// `tokens`
             public static var tokens: Self { Self(rawValue: "tokens") }
         }
+    }
+}
+
+/// Returned when the model-generated audio is updated.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDelta`.
+public struct RealtimeServerEventResponseAudioDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the server event.
+    public var eventID: Swift.String
+    /// The ID of the response.
+    public var responseID: Swift.String
+    /// The ID of the item.
+    public var itemID: Swift.String
+    /// The index of the output item in the response.
+    public var outputIndex: Swift.Int
+    /// The index of the content part in the item's content array.
+    public var contentIndex: Swift.Int
+    /// Base64-encoded audio data delta.
+    public var delta: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeServerEventResponseAudioDelta`.
+    ///
+    /// - Parameters:
+    ///   - eventID: The unique ID of the server event.
+    ///   - responseID: The ID of the response.
+    ///   - itemID: The ID of the item.
+    ///   - outputIndex: The index of the output item in the response.
+    ///   - contentIndex: The index of the content part in the item's content array.
+    ///   - delta: Base64-encoded audio data delta.
+    public init(
+        eventID: Swift.String,
+        responseID: Swift.String,
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        contentIndex: Swift.Int,
+        delta: Swift.String
+    ) {
+        self.eventID = eventID
+        self.responseID = responseID
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.contentIndex = contentIndex
+        self.delta = delta
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case eventID = "event_id"
+        case responseID = "response_id"
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case contentIndex = "content_index"
+        case delta
+        case type
+    }
+
+    /// Decodes `RealtimeServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_audio.delta", .type, required: true)
+        self.eventID = try reader.required(Swift.String.self, .eventID)
+        self.responseID = try reader.required(Swift.String.self, .responseID)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
+        self.delta = try reader.required(Swift.String.self, .delta)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_audio.delta", forKey: .type)
+        try container.encode(self.eventID, forKey: .eventID)
+        try container.encode(self.responseID, forKey: .responseID)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.contentIndex, forKey: .contentIndex)
+        try container.encode(self.delta, forKey: .delta)
     }
 }

@@ -3,92 +3,6 @@
 
 import Foundation
 
-/// Returned when the model-generated audio is updated.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeServerEventResponseAudioDelta`.
-public struct RealtimeServerEventResponseAudioDelta: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the server event.
-    public var eventID: Swift.String
-    /// The ID of the response.
-    public var responseID: Swift.String
-    /// The ID of the item.
-    public var itemID: Swift.String
-    /// The index of the output item in the response.
-    public var outputIndex: Swift.Int
-    /// The index of the content part in the item's content array.
-    public var contentIndex: Swift.Int
-    /// Base64-encoded audio data delta.
-    public var delta: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeServerEventResponseAudioDelta`.
-    ///
-    /// - Parameters:
-    ///   - eventID: The unique ID of the server event.
-    ///   - responseID: The ID of the response.
-    ///   - itemID: The ID of the item.
-    ///   - outputIndex: The index of the output item in the response.
-    ///   - contentIndex: The index of the content part in the item's content array.
-    ///   - delta: Base64-encoded audio data delta.
-    public init(
-        eventID: Swift.String,
-        responseID: Swift.String,
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        contentIndex: Swift.Int,
-        delta: Swift.String
-    ) {
-        self.eventID = eventID
-        self.responseID = responseID
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.contentIndex = contentIndex
-        self.delta = delta
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case eventID = "event_id"
-        case responseID = "response_id"
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case contentIndex = "content_index"
-        case delta
-        case type
-    }
-
-    /// Decodes `RealtimeServerEventResponseAudioDelta` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.output_audio.delta", .type, required: true)
-        self.eventID = try reader.required(Swift.String.self, .eventID)
-        self.responseID = try reader.required(Swift.String.self, .responseID)
-        self.itemID = try reader.required(Swift.String.self, .itemID)
-        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
-        self.contentIndex = try reader.required(Swift.Int.self, .contentIndex)
-        self.delta = try reader.required(Swift.String.self, .delta)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_audio.delta", forKey: .type)
-        try container.encode(self.eventID, forKey: .eventID)
-        try container.encode(self.responseID, forKey: .responseID)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.contentIndex, forKey: .contentIndex)
-        try container.encode(self.delta, forKey: .delta)
-    }
-}
-
 /// Returned when the model-generated audio is done. Also emitted when a Response
 /// is interrupted, incomplete, or cancelled.
 ///
@@ -1000,7 +914,6 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashabl
     public var outputIndex: Swift.Int
     /// The JSON-encoded arguments delta.
     public var delta: Swift.String
-    /// The `obfuscation` member.
     public var obfuscation: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1013,7 +926,6 @@ public struct RealtimeServerEventResponseMCPCallArgumentsDelta: Codable, Hashabl
     ///   - itemID: The ID of the MCP tool call item.
     ///   - outputIndex: The index of the output item in the response.
     ///   - delta: The JSON-encoded arguments delta.
-    ///   - obfuscation: The `obfuscation` member.
     public init(
         eventID: Swift.String,
         responseID: Swift.String,
@@ -1711,9 +1623,9 @@ public struct RealtimeServerEventSessionCreated: Codable, Hashable, Sendable, Sp
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionCreated/properties/session`.
     public enum Session: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A Realtime session configuration object. (type: `realtime`)
+        /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGa)
-        /// A Realtime transcription session configuration object. (type: `transcription`)
+        /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
         case transcription(RealtimeTranscriptionSessionCreateResponseGa)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1805,9 +1717,9 @@ public struct RealtimeServerEventSessionUpdated: Codable, Hashable, Sendable, Sp
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeServerEventSessionUpdated/properties/session`.
     public enum Session: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A Realtime session configuration object. (type: `realtime`)
+        /// A Realtime session configuration object. Selected when `type` is `realtime`.
         case realtime(RealtimeSessionCreateResponseGa)
-        /// A Realtime transcription session configuration object. (type: `transcription`)
+        /// A Realtime transcription session configuration object. Selected when `type` is `transcription`.
         case transcription(RealtimeTranscriptionSessionCreateResponseGa)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1935,9 +1847,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
     /// The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
     /// For `pcm16`, output audio is sampled at a rate of 24kHz.
     public var outputAudioFormat: RealtimeSession.OutputAudioFormat?
-    /// The `input_audio_transcription` member.
+    /// The JSON member `input_audio_transcription`.
     public var inputAudioTranscription: AudioTranscriptionResponse?
-    /// The `turn_detection` member.
+    /// The JSON member `turn_detection`.
     public var turnDetection: RealtimeTurnDetection?
     /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
     /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
@@ -1947,7 +1859,6 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
     /// the minimum speed. 1.5 is the maximum speed. This value can only be changed
     /// in between model turns, not while a response is in progress.
     public var speed: Swift.Double?
-    /// The `tracing` member.
     public var tracing: RealtimeSession.Tracing?
     /// Tools (functions) available to the model.
     public var tools: [RealtimeFunctionTool]?
@@ -1965,9 +1876,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// Unix time, in seconds.
     public var expiresAt: Swift.Int?
-    /// The `prompt` member.
     public var prompt: Prompt?
-    /// The `include` member.
     public var include: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1976,24 +1885,21 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - modalities: The set of modalities the model can respond with. To disable audio,
+    ///   - modalities: The set of modalities the model can respond with.
     ///   - model: The Realtime model used for this session.
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model
-    ///   - voice: The voice the model uses to respond. Voice cannot be changed during the
-    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - outputAudioFormat: The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - inputAudioTranscription: The `input_audio_transcription` member.
-    ///   - turnDetection: The `turn_detection` member.
-    ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-    ///   - speed: The speed of the model's spoken response. 1.0 is the default speed. 0.25 is
-    ///   - tracing: The `tracing` member.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
+    ///   - voice: The voice the model uses to respond.
+    ///   - inputAudioFormat: The format of input audio.
+    ///   - outputAudioFormat: The format of output audio.
+    ///   - inputAudioTranscription: The JSON member `input_audio_transcription`.
+    ///   - turnDetection: The JSON member `turn_detection`.
+    ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction.
+    ///   - speed: The speed of the model's spoken response.
     ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools. Options are `auto`, `none`, `required`, or
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2]. For audio models a temperature of 0.8 is highly recommended for best performance.
-    ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response,
+    ///   - toolChoice: How the model chooses tools.
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - prompt: The `prompt` member.
-    ///   - include: The `include` member.
     public init(
         id: Swift.String? = nil,
         modalities: [RealtimeSession.Modality]? = nil,
@@ -2116,8 +2022,6 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
         try container.encodeIfPresent(self.include, forKey: .include)
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSession/properties/modalities/items`.
@@ -2257,7 +2161,7 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
         /// Creates a new `InputAudioNoiseReduction`.
         ///
         /// - Parameters:
-        ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+        ///   - type: Type of noise reduction.
         public init(type: NoiseReductionType? = nil) {
             self.type = type
         }
@@ -2351,9 +2255,9 @@ public struct RealtimeSession: Codable, Hashable, Sendable, SpecDeviationReporti
             /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
-            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
-            ///   - groupID: The group id to attach to this trace to enable filtering and
-            ///   - metadata: The arbitrary metadata to attach to this trace to enable
+            ///   - workflowName: The name of the workflow to attach to this trace.
+            ///   - groupID: The group id to attach to this trace to enable filtering and grouping in the traces dashboard.
+            ///   - metadata: The arbitrary metadata to attach to this trace to enable filtering in the traces dashboard.
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
@@ -2503,7 +2407,6 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
-    /// The `prompt` member.
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2512,21 +2415,20 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - clientSecret: Ephemeral key returned by the API.
-    ///   - modalities: The set of modalities the model can respond with. To disable audio,
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
-    ///   - voice: The voice the model uses to respond. Supported built-in voices are
-    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - outputAudioFormat: The format of output audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - inputAudioTranscription: Configuration for input audio transcription, defaults to off and can be
-    ///   - speed: The speed of the model's spoken response. 1.0 is the default speed. 0.25 is
-    ///   - tracing: Configuration options for tracing. Set to null to disable tracing. Once
-    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server
+    ///   - modalities: The set of modalities the model can respond with.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
+    ///   - voice: The voice the model uses to respond.
+    ///   - inputAudioFormat: The format of input audio.
+    ///   - outputAudioFormat: The format of output audio.
+    ///   - inputAudioTranscription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
+    ///   - speed: The speed of the model's spoken response.
+    ///   - tracing: Configuration options for tracing.
+    ///   - turnDetection: Configuration for turn detection.
     ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools. Options are `auto`, `none`, `required`, or
-    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2]. Defaults to 0.8.
-    ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response,
-    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
-    ///   - prompt: The `prompt` member.
+    ///   - toolChoice: How the model chooses tools.
+    ///   - temperature: Sampling temperature for the model, limited to [0.6, 1.2].
+    ///   - maxResponseOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
+    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
     public init(
         clientSecret: RealtimeSessionCreateRequest.ClientSecret,
         modalities: [RealtimeSessionCreateRequest.Modality]? = nil,
@@ -2675,8 +2577,8 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
         /// Creates a new `ClientSecret`.
         ///
         /// - Parameters:
-        ///   - value: Ephemeral key usable in client environments to authenticate connections
-        ///   - expiresAt: Timestamp for when the token expires. Currently, all tokens expire
+        ///   - value: Ephemeral key usable in client environments to authenticate connections to the Realtime API.
+        ///   - expiresAt: Timestamp for when the token expires.
         public init(
             value: Swift.String,
             expiresAt: Swift.Int
@@ -2712,8 +2614,6 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
         }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/modalities/items`.
@@ -2841,9 +2741,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
             /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
-            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
-            ///   - groupID: The group id to attach to this trace to enable filtering and
-            ///   - metadata: The arbitrary metadata to attach to this trace to enable
+            ///   - workflowName: The name of the workflow to attach to this trace.
+            ///   - groupID: The group id to attach to this trace to enable filtering and grouping in the traces dashboard.
+            ///   - metadata: The arbitrary metadata to attach to this trace to enable filtering in the traces dashboard.
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
@@ -2911,9 +2811,9 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
         ///
         /// - Parameters:
         ///   - type: Type of turn detection, only `server_vad` is currently supported.
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
         public init(
             type: Swift.String? = nil,
             threshold: Swift.Double? = nil,
@@ -2959,8 +2859,6 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
         }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequest/properties/tools/items`.
     public struct ToolValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The name of the function.
@@ -2978,7 +2876,7 @@ public struct RealtimeSessionCreateRequest: Codable, Hashable, Sendable, SpecDev
         ///
         /// - Parameters:
         ///   - name: The name of the function.
-        ///   - description: The description of the function, including guidance on when and how
+        ///   - description: The description of the function, including guidance on when and how to call it, and guidance about what to tell the user when calling (if anything).
         ///   - parameters: Parameters of the function in JSON Schema.
         public init(
             name: Swift.String? = nil,
@@ -3117,7 +3015,6 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
-    /// The `prompt` member.
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3125,19 +3022,18 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
     /// Creates a new `RealtimeSessionCreateRequestGa`.
     ///
     /// - Parameters:
-    ///   - outputModalities: The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
+    ///   - outputModalities: The set of modalities the model can respond with.
     ///   - model: The Realtime model used for this session.
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - audio: Configuration for input and output audio.
     ///   - include: Additional fields to include in server outputs.
-    ///   - tracing: Realtime API can write session traces to the [Traces Dashboard](https://platform.openai.com/logs?api=traces). Set to null to disable tracing. Once
+    ///   - tracing: Realtime API can write session traces to the [Traces Dashboard](https://platform.openai.com/logs?api=traces).
     ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools. Provide one of the string modes or force a specific
-    ///   - parallelToolCalls: Whether the model may call multiple tools in parallel. Only supported by
+    ///   - toolChoice: How the model chooses tools.
+    ///   - parallelToolCalls: Whether the model may call multiple tools in parallel.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
-    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
-    ///   - prompt: The `prompt` member.
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
+    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
     public init(
         outputModalities: [RealtimeSessionCreateRequestGa.OutputModality]? = nil,
         model: RealtimeSessionCreateRequestGa.ModelValue? = nil,
@@ -3230,8 +3126,6 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
         try container.encodeIfPresent(self.prompt, forKey: .prompt)
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/output_modalities/items`.
@@ -3323,18 +3217,12 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
         public var input: RealtimeSessionCreateRequestGa.Audio.Input?
-        /// The `output` member.
         public var output: RealtimeSessionCreateRequestGa.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
         public init(
             input: RealtimeSessionCreateRequestGa.Audio.Input? = nil,
             output: RealtimeSessionCreateRequestGa.Audio.Output? = nil
@@ -3369,19 +3257,17 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
-        /// The `input` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the input audio.
             public var format: RealtimeAudioFormats?
-            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](https://platform.openai.com/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
             public var transcription: AudioTranscription?
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             public var noiseReduction: RealtimeSessionCreateRequestGa.Audio.Input.NoiseReduction?
-            /// The `turn_detection` member.
+            /// The JSON member `turn_detection`.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -3390,9 +3276,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
             ///
             /// - Parameters:
             ///   - format: The format of the input audio.
-            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-            ///   - noiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            ///   - turnDetection: The `turn_detection` member.
+            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
+            ///   - noiseReduction: Configuration for input audio noise reduction.
+            ///   - turnDetection: The JSON member `turn_detection`.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscription? = nil,
@@ -3451,7 +3337,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
                 /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
                 }
@@ -3481,8 +3367,6 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
             }
         }
 
-        /// The `output` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
@@ -3507,7 +3391,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Supported built-in voices are
+            ///   - voice: The voice the model uses to respond.
             ///   - speed: The speed of the model's spoken response as a multiple of the original speed.
             public init(
                 format: RealtimeAudioFormats? = nil,
@@ -3560,7 +3444,7 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tracing`.
     public enum Tracing: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
+        /// Enables tracing and sets default values for tracing configuration options.
         case string(Swift.String)
         /// Granular configuration for tracing.
         case tracingConfiguration(RealtimeSessionCreateRequestGa.Tracing.TracingConfiguration)
@@ -3615,9 +3499,9 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
             /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
-            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
-            ///   - groupID: The group id to attach to this trace to enable filtering and
-            ///   - metadata: The arbitrary metadata to attach to this trace to enable
+            ///   - workflowName: The name of the workflow to attach to this trace.
+            ///   - groupID: The group id to attach to this trace to enable filtering and grouping in the Traces Dashboard.
+            ///   - metadata: The arbitrary metadata to attach to this trace to enable filtering in the Traces Dashboard.
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
@@ -3659,15 +3543,13 @@ public struct RealtimeSessionCreateRequestGa: Codable, Hashable, Sendable, SpecD
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateRequestGA/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
-        /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
+        /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
         case mcp(MCPTool)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)

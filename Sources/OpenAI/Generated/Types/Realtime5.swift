@@ -65,18 +65,18 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - object: The object type. Always `realtime.session`.
+    ///   - object: The object type.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
     ///   - include: Additional fields to include in server outputs.
     ///   - model: The Realtime model used for this session.
-    ///   - outputModalities: The set of modalities the model can respond with. To disable audio,
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model
+    ///   - outputModalities: The set of modalities the model can respond with.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - audio: Configuration for input and output audio for the session.
-    ///   - tracing: Configuration options for tracing. Set to null to disable tracing. Once
-    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server
+    ///   - tracing: Configuration options for tracing.
+    ///   - turnDetection: Configuration for turn detection.
     ///   - tools: Tools (functions) available to the model.
-    ///   - toolChoice: How the model chooses tools. Options are `auto`, `none`, `required`, or
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
+    ///   - toolChoice: How the model chooses tools.
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
     public init(
         id: Swift.String? = nil,
         object: Swift.String? = nil,
@@ -166,8 +166,6 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
         try container.encodeIfPresent(self.maxOutputTokens, forKey: .maxOutputTokens)
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/output_modalities/items`.
@@ -189,18 +187,12 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
         public var input: RealtimeSessionCreateResponse.Audio.Input?
-        /// The `output` member.
         public var output: RealtimeSessionCreateResponse.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
         public init(
             input: RealtimeSessionCreateResponse.Audio.Input? = nil,
             output: RealtimeSessionCreateResponse.Audio.Output? = nil
@@ -235,11 +227,8 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
-        /// The `input` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `format` member.
             public var format: RealtimeAudioFormats?
             /// Configuration for input audio transcription.
             public var transcription: AudioTranscriptionResponse?
@@ -253,7 +242,6 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - format: The `format` member.
             ///   - transcription: Configuration for input audio transcription.
             ///   - noiseReduction: Configuration for input audio noise reduction.
             ///   - turnDetection: Configuration for turn detection.
@@ -313,7 +301,7 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
                 /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
                 }
@@ -348,11 +336,10 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
             public struct TurnDetection: Codable, Hashable, Sendable, SpecDeviationReporting {
                 /// Type of turn detection, only `server_vad` is currently supported.
                 public var type: Swift.String?
-                /// The `threshold` member.
                 public var threshold: Swift.Double?
-                /// The `prefix_padding_ms` member.
+                /// The JSON member `prefix_padding_ms`.
                 public var prefixPaddingMs: Swift.Int?
-                /// The `silence_duration_ms` member.
+                /// The JSON member `silence_duration_ms`.
                 public var silenceDurationMs: Swift.Int?
                 /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
                 public private(set) var specDeviations = SpecDeviations()
@@ -361,9 +348,8 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
                 ///
                 /// - Parameters:
                 ///   - type: Type of turn detection, only `server_vad` is currently supported.
-                ///   - threshold: The `threshold` member.
-                ///   - prefixPaddingMs: The `prefix_padding_ms` member.
-                ///   - silenceDurationMs: The `silence_duration_ms` member.
+                ///   - prefixPaddingMs: The JSON member `prefix_padding_ms`.
+                ///   - silenceDurationMs: The JSON member `silence_duration_ms`.
                 public init(
                     type: Swift.String? = nil,
                     threshold: Swift.Double? = nil,
@@ -410,25 +396,15 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
             }
         }
 
-        /// The `output` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponse/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `format` member.
             public var format: RealtimeAudioFormats?
-            /// The `voice` member.
             public var voice: VoiceIDsShared?
-            /// The `speed` member.
             public var speed: Swift.Double?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `Output`.
-            ///
-            /// - Parameters:
-            ///   - format: The `format` member.
-            ///   - voice: The `voice` member.
-            ///   - speed: The `speed` member.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 voice: VoiceIDsShared? = nil,
@@ -535,9 +511,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
             /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
-            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
-            ///   - groupID: The group id to attach to this trace to enable filtering and
-            ///   - metadata: The arbitrary metadata to attach to this trace to enable
+            ///   - workflowName: The name of the workflow to attach to this trace.
+            ///   - groupID: The group id to attach to this trace to enable filtering and grouping in the traces dashboard.
+            ///   - metadata: The arbitrary metadata to attach to this trace to enable filtering in the traces dashboard.
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
@@ -605,9 +581,9 @@ public struct RealtimeSessionCreateResponse: Codable, Hashable, Sendable, SpecDe
         ///
         /// - Parameters:
         ///   - type: Type of turn detection, only `server_vad` is currently supported.
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
         public init(
             type: Swift.String? = nil,
             threshold: Swift.Double? = nil,
@@ -724,7 +700,6 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
     ///
     /// `item.input_audio_transcription.logprobs`: Include logprobs for input audio transcription.
     public var include: [Swift.String]?
-    /// The `tracing` member.
     public var tracing: RealtimeSessionCreateResponseGa.Tracing?
     /// Tools available to the model.
     public var tools: [RealtimeSessionCreateResponseGa.ToolValue]?
@@ -746,7 +721,6 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
     ///
     /// Truncation can be disabled entirely, which means the server will never truncate but would instead return an error if the conversation exceeds the model's input token limit.
     public var truncation: RealtimeTruncation?
-    /// The `prompt` member.
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -756,18 +730,16 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - outputModalities: The set of modalities the model can respond with. It defaults to `["audio"]`, indicating
+    ///   - outputModalities: The set of modalities the model can respond with.
     ///   - model: The Realtime model used for this session.
-    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls. This field allows the client to guide the model on desired responses. The model can be instructed on response content and format, (e.g. "be extremely succinct", "act friendly", "here are examples of good responses") and on audio behavior (e.g. "talk quickly", "inject emotion into your voice", "laugh frequently"). The instructions are not guaranteed to be followed by the model, but they provide guidance to the model on the desired behavior.
+    ///   - instructions: The default system instructions (i.e. system message) prepended to model calls.
     ///   - audio: Configuration for input and output audio.
     ///   - include: Additional fields to include in server outputs.
-    ///   - tracing: The `tracing` member.
     ///   - tools: Tools available to the model.
-    ///   - toolChoice: How the model chooses tools. Provide one of the string modes or force a specific
+    ///   - toolChoice: How the model chooses tools.
     ///   - reasoning: Configuration for reasoning-capable Realtime models such as `gpt-realtime-2`.
-    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response,
-    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
-    ///   - prompt: The `prompt` member.
+    ///   - maxOutputTokens: Maximum number of output tokens for a single assistant response, inclusive of tool calls.
+    ///   - truncation: When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context.
     public init(
         id: Swift.String,
         expiresAt: Swift.Int? = nil,
@@ -868,8 +840,6 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
         try container.encodeIfPresent(self.prompt, forKey: .prompt)
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/output_modalities/items`.
@@ -961,18 +931,12 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
         public var input: RealtimeSessionCreateResponseGa.Audio.Input?
-        /// The `output` member.
         public var output: RealtimeSessionCreateResponseGa.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
         public init(
             input: RealtimeSessionCreateResponseGa.Audio.Input? = nil,
             output: RealtimeSessionCreateResponseGa.Audio.Output? = nil
@@ -1007,19 +971,17 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
-        /// The `input` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the input audio.
             public var format: RealtimeAudioFormats?
-            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](https://platform.openai.com/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
             public var transcription: AudioTranscriptionResponse?
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             public var noiseReduction: RealtimeSessionCreateResponseGa.Audio.Input.NoiseReduction?
-            /// The `turn_detection` member.
+            /// The JSON member `turn_detection`.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1028,9 +990,9 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
             ///
             /// - Parameters:
             ///   - format: The format of the input audio.
-            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-            ///   - noiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            ///   - turnDetection: The `turn_detection` member.
+            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
+            ///   - noiseReduction: Configuration for input audio noise reduction.
+            ///   - turnDetection: The JSON member `turn_detection`.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscriptionResponse? = nil,
@@ -1089,7 +1051,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
                 /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
                 }
@@ -1119,8 +1081,6 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
             }
         }
 
-        /// The `output` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// The format of the output audio.
@@ -1144,7 +1104,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
             ///
             /// - Parameters:
             ///   - format: The format of the output audio.
-            ///   - voice: The voice the model uses to respond. Voice cannot be changed during the
+            ///   - voice: The voice the model uses to respond.
             ///   - speed: The speed of the model's spoken response as a multiple of the original speed.
             public init(
                 format: RealtimeAudioFormats? = nil,
@@ -1197,7 +1157,7 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tracing/anyOf/0`.
     public enum Tracing: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// Enables tracing and sets default values for tracing configuration options. Always `auto`.
+        /// Enables tracing and sets default values for tracing configuration options.
         case string(Swift.String)
         /// Granular configuration for tracing.
         case tracingConfiguration(RealtimeSessionCreateResponseGa.Tracing.TracingConfiguration)
@@ -1252,9 +1212,9 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
             /// Creates a new `TracingConfiguration`.
             ///
             /// - Parameters:
-            ///   - workflowName: The name of the workflow to attach to this trace. This is used to
-            ///   - groupID: The group id to attach to this trace to enable filtering and
-            ///   - metadata: The arbitrary metadata to attach to this trace to enable
+            ///   - workflowName: The name of the workflow to attach to this trace.
+            ///   - groupID: The group id to attach to this trace to enable filtering and grouping in the Traces Dashboard.
+            ///   - metadata: The arbitrary metadata to attach to this trace to enable filtering in the Traces Dashboard.
             public init(
                 workflowName: Swift.String? = nil,
                 groupID: Swift.String? = nil,
@@ -1296,15 +1256,13 @@ public struct RealtimeSessionCreateResponseGa: Codable, Hashable, Sendable, Spec
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeSessionCreateResponseGA/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(RealtimeFunctionTool)
-        /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
+        /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
         case mcp(MCPTool)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1453,11 +1411,11 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
     /// Creates a new `RealtimeTranscriptionSessionCreateRequest`.
     ///
     /// - Parameters:
-    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server VAD means that the model will detect the start and end of speech based on audio volume and respond at the end of user speech.
-    ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
-    ///   - inputAudioTranscription: Configuration for input audio transcription. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-    ///   - include: The set of items to include in the transcription. Current available items are:
+    ///   - turnDetection: Configuration for turn detection.
+    ///   - inputAudioNoiseReduction: Configuration for input audio noise reduction.
+    ///   - inputAudioFormat: The format of input audio.
+    ///   - inputAudioTranscription: Configuration for input audio transcription.
+    ///   - include: The set of items to include in the transcription.
     public init(
         turnDetection: RealtimeTranscriptionSessionCreateRequest.TurnDetection? = nil,
         inputAudioNoiseReduction: RealtimeTranscriptionSessionCreateRequest.InputAudioNoiseReduction? = nil,
@@ -1528,9 +1486,9 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
         /// Creates a new `TurnDetection`.
         ///
         /// - Parameters:
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
         public init(
             threshold: Swift.Double? = nil,
             prefixPaddingMs: Swift.Int? = nil,
@@ -1588,7 +1546,7 @@ public struct RealtimeTranscriptionSessionCreateRequest: Codable, Hashable, Send
         /// Creates a new `InputAudioNoiseReduction`.
         ///
         /// - Parameters:
-        ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+        ///   - type: Type of noise reduction.
         public init(type: NoiseReductionType? = nil) {
             self.type = type
         }
@@ -1701,15 +1659,11 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
         public var input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
         public init(input: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input? = nil) {
             self.input = input
         }
@@ -1737,19 +1691,16 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
             try container.encodeIfPresent(self.input, forKey: .input)
         }
 
-        /// The `input` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateRequestGA/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `format` member.
             public var format: RealtimeAudioFormats?
-            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
+            /// Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](https://platform.openai.com/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
             public var transcription: AudioTranscription?
             /// Configuration for input audio noise reduction. This can be set to `null` to turn off.
             /// Noise reduction filters audio added to the input audio buffer before it is sent to VAD and the model.
             /// Filtering the audio can improve VAD and turn detection accuracy (reducing false positives) and model performance by improving perception of the input audio.
             public var noiseReduction: RealtimeTranscriptionSessionCreateRequestGa.Audio.Input.NoiseReduction?
-            /// The `turn_detection` member.
+            /// The JSON member `turn_detection`.
             public var turnDetection: RealtimeTurnDetection?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -1757,10 +1708,9 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - format: The `format` member.
-            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on. Input audio transcription is not native to the model, since the model consumes audio directly. Transcription runs asynchronously through [the /audio/transcriptions endpoint](/docs/api-reference/audio/createTranscription) and should be treated as guidance of input audio content rather than precisely what the model heard. The client can optionally set the language and prompt for transcription, these offer additional guidance to the transcription service.
-            ///   - noiseReduction: Configuration for input audio noise reduction. This can be set to `null` to turn off.
-            ///   - turnDetection: The `turn_detection` member.
+            ///   - transcription: Configuration for input audio transcription, defaults to off and can be set to `null` to turn off once on.
+            ///   - noiseReduction: Configuration for input audio noise reduction.
+            ///   - turnDetection: The JSON member `turn_detection`.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscription? = nil,
@@ -1819,7 +1769,7 @@ public struct RealtimeTranscriptionSessionCreateRequestGa: Codable, Hashable, Se
                 /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
                 }
@@ -1879,11 +1829,11 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
     /// Creates a new `RealtimeTranscriptionSessionCreateResponse`.
     ///
     /// - Parameters:
-    ///   - clientSecret: Ephemeral key returned by the API. Only present when the session is
-    ///   - modalities: The set of modalities the model can respond with. To disable audio,
-    ///   - inputAudioFormat: The format of input audio. Options are `pcm16`, `g711_ulaw`, or `g711_alaw`.
+    ///   - clientSecret: Ephemeral key returned by the API.
+    ///   - modalities: The set of modalities the model can respond with.
+    ///   - inputAudioFormat: The format of input audio.
     ///   - inputAudioTranscription: Configuration of the transcription model.
-    ///   - turnDetection: Configuration for turn detection. Can be set to `null` to turn off. Server
+    ///   - turnDetection: Configuration for turn detection.
     public init(
         clientSecret: RealtimeTranscriptionSessionCreateResponse.ClientSecret,
         modalities: [RealtimeTranscriptionSessionCreateResponse.Modality]? = nil,
@@ -1967,8 +1917,8 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         /// Creates a new `ClientSecret`.
         ///
         /// - Parameters:
-        ///   - value: Ephemeral key usable in client environments to authenticate connections
-        ///   - expiresAt: Timestamp for when the token expires. Currently, all tokens expire
+        ///   - value: Ephemeral key usable in client environments to authenticate connections to the Realtime API.
+        ///   - expiresAt: Timestamp for when the token expires.
         public init(
             value: Swift.String,
             expiresAt: Swift.Int
@@ -2004,8 +1954,6 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         }
     }
 
-    /// The `items` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponse/properties/modalities/items`.
@@ -2049,9 +1997,9 @@ public struct RealtimeTranscriptionSessionCreateResponse: Codable, Hashable, Sen
         ///
         /// - Parameters:
         ///   - type: Type of turn detection, only `server_vad` is currently supported.
-        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+        ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
+        ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
+        ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
         public init(
             type: Swift.String? = nil,
             threshold: Swift.Double? = nil,
@@ -2122,7 +2070,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
     ///
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
-    ///   - object: The object type. Always `realtime.transcription_session`.
+    ///   - object: The object type.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
     ///   - include: Additional fields to include in server outputs.
     ///   - audio: Configuration for input audio for the session.
@@ -2182,15 +2130,11 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
         public var input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
         public init(input: RealtimeTranscriptionSessionCreateResponseGa.Audio.Input? = nil) {
             self.input = input
         }
@@ -2218,11 +2162,8 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
             try container.encodeIfPresent(self.input, forKey: .input)
         }
 
-        /// The `input` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranscriptionSessionCreateResponseGA/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `format` member.
             public var format: RealtimeAudioFormats?
             /// Configuration of the transcription model.
             public var transcription: AudioTranscriptionResponse?
@@ -2236,10 +2177,9 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - format: The `format` member.
             ///   - transcription: Configuration of the transcription model.
             ///   - noiseReduction: Configuration for input audio noise reduction.
-            ///   - turnDetection: Configuration for turn detection. For `gpt-realtime-whisper`, this must be `null`; VAD is not supported.
+            ///   - turnDetection: Configuration for turn detection.
             public init(
                 format: RealtimeAudioFormats? = nil,
                 transcription: AudioTranscriptionResponse? = nil,
@@ -2296,7 +2236,7 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                 /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType? = nil) {
                     self.type = type
                 }
@@ -2351,9 +2291,9 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
                 ///
                 /// - Parameters:
                 ///   - type: Type of turn detection, only `server_vad` is currently supported.
-                ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-                ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in
-                ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds). Defaults
+                ///   - threshold: Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5.
+                ///   - prefixPaddingMs: Amount of audio to include before the VAD detected speech (in milliseconds).
+                ///   - silenceDurationMs: Duration of silence to detect speech stop (in milliseconds).
                 public init(
                     type: Swift.String? = nil,
                     threshold: Swift.Double? = nil,
@@ -2408,11 +2348,11 @@ public struct RealtimeTranscriptionSessionCreateResponseGa: Codable, Hashable, S
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationClientEvent`.
 public enum RealtimeTranslationClientEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Send this event to update the translation session configuration. Translation (type: `session.update`)
+    /// Send this event to update the translation session configuration. Selected when `type` is `session.update`.
     case sessionUpdate(RealtimeTranslationClientEventSessionUpdate)
-    /// Send this event to append audio bytes to the translation session input audio buffer. (type: `session.input_audio_buffer.append`)
+    /// Send this event to append audio bytes to the translation session input audio buffer. Selected when `type` is `session.input_audio_buffer.append`.
     case sessionInputAudioBufferAppend(RealtimeTranslationClientEventInputAudioBufferAppend)
-    /// Gracefully close the realtime translation session. The server flushes pending (type: `session.close`)
+    /// Gracefully close the realtime translation session. Selected when `type` is `session.close`.
     case sessionClose(RealtimeTranslationClientEventSessionClose)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2577,7 +2517,7 @@ public struct RealtimeTranslationClientEventSessionUpdate: Codable, Hashable, Se
     /// Creates a new `RealtimeTranslationClientEventSessionUpdate`.
     ///
     /// - Parameters:
-    ///   - session: Translation session fields to update. The session `type` and `model` are set
+    ///   - session: Translation session fields to update.
     ///   - eventID: Optional client-generated ID used to identify this event.
     public init(
         session: RealtimeTranslationSessionUpdateRequest,
@@ -2635,8 +2575,8 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
     /// Creates a new `RealtimeTranslationClientSecretCreateRequest`.
     ///
     /// - Parameters:
-    ///   - session: Realtime translation session configuration. Translation sessions stream source
-    ///   - expiresAfter: Configuration for the client secret expiration. Expiration refers to the time after which
+    ///   - session: Realtime translation session configuration.
+    ///   - expiresAfter: Configuration for the client secret expiration.
     public init(
         session: RealtimeTranslationSessionCreateRequest,
         expiresAfter: RealtimeTranslationClientSecretCreateRequest.ExpiresAfter? = nil
@@ -2686,7 +2626,7 @@ public struct RealtimeTranslationClientSecretCreateRequest: Codable, Hashable, S
         /// Creates a new `ExpiresAfter`.
         ///
         /// - Parameters:
-        ///   - seconds: The number of seconds from the anchor point to the expiration. Select a value between `10` and `7200` (2 hours). This default to 600 seconds (10 minutes) if not specified.
+        ///   - seconds: The number of seconds from the anchor point to the expiration.
         public init(seconds: Swift.Int? = nil) {
             self.seconds = seconds
         }
@@ -2740,7 +2680,7 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
     /// - Parameters:
     ///   - value: The generated client secret value.
     ///   - expiresAt: Expiration timestamp for the client secret, in seconds since epoch.
-    ///   - session: A Realtime translation session. Translation sessions continuously translate input
+    ///   - session: A Realtime translation session.
     public init(
         value: Swift.String,
         expiresAt: Swift.Int,
@@ -2799,19 +2739,19 @@ public struct RealtimeTranslationClientSecretCreateResponse: Codable, Hashable, 
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTranslationServerEvent`.
 public enum RealtimeTranslationServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Returned when an error occurs, which could be a client problem or a server (type: `error`)
+    /// Returned when an error occurs, which could be a client problem or a server problem. Selected when `type` is `error`.
     case error(RealtimeServerEventError)
-    /// Returned when a translation session is created. Emitted automatically when a (type: `session.created`)
+    /// Returned when a translation session is created. Selected when `type` is `session.created`.
     case sessionCreated(RealtimeTranslationServerEventSessionCreated)
-    /// Returned when a translation session is updated with a `session.update` event, (type: `session.updated`)
+    /// Returned when a translation session is updated with a `session.update` event, unless there is an error. Selected when `type` is `session.updated`.
     case sessionUpdated(RealtimeTranslationServerEventSessionUpdated)
-    /// Returned when a realtime translation session is closed. (type: `session.closed`)
+    /// Returned when a realtime translation session is closed. Selected when `type` is `session.closed`.
     case sessionClosed(RealtimeTranslationServerEventSessionClosed)
-    /// Returned when optional source-language transcript text is available. This event (type: `session.input_transcript.delta`)
+    /// Returned when optional source-language transcript text is available. Selected when `type` is `session.input_transcript.delta`.
     case sessionInputTranscriptDelta(RealtimeTranslationServerEventSessionInputTranscriptDelta)
-    /// Returned when translated transcript text is available. (type: `session.output_transcript.delta`)
+    /// Returned when translated transcript text is available. Selected when `type` is `session.output_transcript.delta`.
     case sessionOutputTranscriptDelta(RealtimeTranslationServerEventSessionOutputTranscriptDelta)
-    /// Returned when translated output audio is available. The `delta` contains a (type: `session.output_audio.delta`)
+    /// Returned when translated output audio is available. Selected when `type` is `session.output_audio.delta`.
     case sessionOutputAudioDelta(RealtimeTranslationServerEventSessionOutputAudioDelta)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2969,7 +2909,7 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     public var eventID: Swift.String
     /// Append-only source-language transcript text.
     public var delta: Swift.String
-    /// The `elapsed_ms` member.
+    /// The JSON member `elapsed_ms`.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2979,7 +2919,7 @@ public struct RealtimeTranslationServerEventSessionInputTranscriptDelta: Codable
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - delta: Append-only source-language transcript text.
-    ///   - elapsedMs: The `elapsed_ms` member.
+    ///   - elapsedMs: The JSON member `elapsed_ms`.
     public init(
         eventID: Swift.String,
         delta: Swift.String,
@@ -3037,7 +2977,7 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
     public var sampleRate: Swift.Int?
     /// Number of audio channels.
     public var channels: Swift.Int?
-    /// The `elapsed_ms` member.
+    /// The JSON member `elapsed_ms`.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3049,7 +2989,7 @@ public struct RealtimeTranslationServerEventSessionOutputAudioDelta: Codable, Ha
     ///   - delta: Base64-encoded translated audio data.
     ///   - sampleRate: Sample rate of the audio delta.
     ///   - channels: Number of audio channels.
-    ///   - elapsedMs: The `elapsed_ms` member.
+    ///   - elapsedMs: The JSON member `elapsed_ms`.
     public init(
         eventID: Swift.String,
         delta: Swift.String,
@@ -3117,7 +3057,7 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     public var eventID: Swift.String
     /// Append-only transcript text for the translated output audio.
     public var delta: Swift.String
-    /// The `elapsed_ms` member.
+    /// The JSON member `elapsed_ms`.
     public var elapsedMs: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3127,7 +3067,7 @@ public struct RealtimeTranslationServerEventSessionOutputTranscriptDelta: Codabl
     /// - Parameters:
     ///   - eventID: The unique ID of the server event.
     ///   - delta: Append-only transcript text for the translated output audio.
-    ///   - elapsedMs: The `elapsed_ms` member.
+    ///   - elapsedMs: The JSON member `elapsed_ms`.
     public init(
         eventID: Swift.String,
         delta: Swift.String,
@@ -3250,7 +3190,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable, SpecDevia
     /// - Parameters:
     ///   - id: Unique identifier for the session that looks like `sess_1234567890abcdef`.
     ///   - expiresAt: Expiration timestamp for the session, in seconds since epoch.
-    ///   - model: The Realtime translation model used for this session. This field is set at
+    ///   - model: The Realtime translation model used for this session.
     ///   - audio: Configuration for translation input and output audio.
     public init(
         id: Swift.String,
@@ -3303,18 +3243,12 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
         public var input: RealtimeTranslationSession.Audio.Input?
-        /// The `output` member.
         public var output: RealtimeTranslationSession.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
         public init(
             input: RealtimeTranslationSession.Audio.Input? = nil,
             output: RealtimeTranslationSession.Audio.Output? = nil
@@ -3349,13 +3283,10 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable, SpecDevia
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
-        /// The `input` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `transcription` member.
             public var transcription: RealtimeTranslationSession.Audio.Input.Transcription?
-            /// The `noise_reduction` member.
+            /// The JSON member `noise_reduction`.
             public var noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -3363,8 +3294,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable, SpecDevia
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - transcription: The `transcription` member.
-            ///   - noiseReduction: The `noise_reduction` member.
+            ///   - noiseReduction: The JSON member `noise_reduction`.
             public init(
                 transcription: RealtimeTranslationSession.Audio.Input.Transcription? = nil,
                 noiseReduction: RealtimeTranslationSession.Audio.Input.NoiseReduction? = nil
@@ -3454,7 +3384,7 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable, SpecDevia
                 /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType) {
                     self.type = type
                 }
@@ -3484,8 +3414,6 @@ public struct RealtimeTranslationSession: Codable, Hashable, Sendable, SpecDevia
             }
         }
 
-        /// The `output` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSession/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Target language for translated output audio and transcript deltas.
@@ -3582,18 +3510,12 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
     ///
     /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio`.
     public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
         public var input: RealtimeTranslationSessionCreateRequest.Audio.Input?
-        /// The `output` member.
         public var output: RealtimeTranslationSessionCreateRequest.Audio.Output?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
         public init(
             input: RealtimeTranslationSessionCreateRequest.Audio.Input? = nil,
             output: RealtimeTranslationSessionCreateRequest.Audio.Output? = nil
@@ -3628,13 +3550,10 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             try container.encodeIfPresent(self.output, forKey: .output)
         }
 
-        /// The `input` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/input`.
         public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `transcription` member.
             public var transcription: RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription?
-            /// The `noise_reduction` member.
+            /// The JSON member `noise_reduction`.
             public var noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
@@ -3642,8 +3561,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             /// Creates a new `Input`.
             ///
             /// - Parameters:
-            ///   - transcription: The `transcription` member.
-            ///   - noiseReduction: The `noise_reduction` member.
+            ///   - noiseReduction: The JSON member `noise_reduction`.
             public init(
                 transcription: RealtimeTranslationSessionCreateRequest.Audio.Input.Transcription? = nil,
                 noiseReduction: RealtimeTranslationSessionCreateRequest.Audio.Input.NoiseReduction? = nil
@@ -3733,7 +3651,7 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
                 /// Creates a new `NoiseReduction`.
                 ///
                 /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                ///   - type: Type of noise reduction.
                 public init(type: NoiseReductionType) {
                     self.type = type
                 }
@@ -3763,9 +3681,263 @@ public struct RealtimeTranslationSessionCreateRequest: Codable, Hashable, Sendab
             }
         }
 
-        /// The `output` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionCreateRequest/properties/audio/properties/output`.
+        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
+            /// Target language for translated output audio and transcript deltas.
+            public var language: Swift.String?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `Output`.
+            ///
+            /// - Parameters:
+            ///   - language: Target language for translated output audio and transcript deltas.
+            public init(language: Swift.String? = nil) {
+                self.language = language
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case language
+            }
+
+            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.language = try reader.optional(Swift.String.self, .language)
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.language, forKey: .language)
+            }
+        }
+    }
+}
+
+/// Realtime translation session fields that can be updated with `session.update`.
+///
+/// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest`.
+public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Configuration for translation input and output audio.
+    public var audio: RealtimeTranslationSessionUpdateRequest.Audio?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `RealtimeTranslationSessionUpdateRequest`.
+    ///
+    /// - Parameters:
+    ///   - audio: Configuration for translation input and output audio.
+    public init(audio: RealtimeTranslationSessionUpdateRequest.Audio? = nil) {
+        self.audio = audio
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case audio
+    }
+
+    /// Decodes `RealtimeTranslationSessionUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.audio = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.self, .audio)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(self.audio, forKey: .audio)
+    }
+
+    /// Configuration for translation input and output audio.
+    ///
+    /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio`.
+    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
+        public var input: RealtimeTranslationSessionUpdateRequest.Audio.Input?
+        public var output: RealtimeTranslationSessionUpdateRequest.Audio.Output?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `Audio`.
+        public init(
+            input: RealtimeTranslationSessionUpdateRequest.Audio.Input? = nil,
+            output: RealtimeTranslationSessionUpdateRequest.Audio.Output? = nil
+        ) {
+            self.input = input
+            self.output = output
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case input
+            case output
+        }
+
+        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.input = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.self, .input)
+            self.output = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Output.self, .output)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encodeIfPresent(self.input, forKey: .input)
+            try container.encodeIfPresent(self.output, forKey: .output)
+        }
+
+        /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
+        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
+            public var transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription?
+            /// The JSON member `noise_reduction`.
+            public var noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction?
+            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+            public private(set) var specDeviations = SpecDeviations()
+
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - noiseReduction: The JSON member `noise_reduction`.
+            public init(
+                transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription? = nil,
+                noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction? = nil
+            ) {
+                self.transcription = transcription
+                self.noiseReduction = noiseReduction
+            }
+
+            enum CodingKeys: Swift.String, CodingKey {
+                case transcription
+                case noiseReduction = "noise_reduction"
+            }
+
+            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
+            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+            ///
+            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+            ///   naming the coding path of a required member that is missing or of a member that does not fit.
+            public init(from decoder: any Decoder) throws {
+                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                self.transcription = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription.self, .transcription)
+                self.noiseReduction = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction.self, .noiseReduction)
+                self.specDeviations = reader.finish()
+            }
+
+            /// Encodes this value as its JSON object, constants included.
+            ///
+            /// - Throws: `EncodingError` when a member cannot be encoded.
+            public func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encodeIfPresent(self.transcription, forKey: .transcription)
+                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
+            }
+
+            /// Optional source-language transcription. When configured, the server emits
+            /// `session.input_transcript.delta` events. Translation itself still runs from
+            /// the input audio stream.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/transcription/anyOf/0`.
+            public struct Transcription: Codable, Hashable, Sendable, SpecDeviationReporting {
+                /// The transcription model to use for source transcript deltas.
+                public var model: Swift.String
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
+
+                /// Creates a new `Transcription`.
+                ///
+                /// - Parameters:
+                ///   - model: The transcription model to use for source transcript deltas.
+                public init(model: Swift.String) {
+                    self.model = model
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case model
+                }
+
+                /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                ///
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
+                public init(from decoder: any Decoder) throws {
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.model = try reader.required(Swift.String.self, .model)
+                    self.specDeviations = reader.finish()
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.model, forKey: .model)
+                }
+            }
+
+            /// Optional input noise reduction. Set to `null` to disable it.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
+            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
+                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
+                public var type: NoiseReductionType
+                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+                public private(set) var specDeviations = SpecDeviations()
+
+                /// Creates a new `NoiseReduction`.
+                ///
+                /// - Parameters:
+                ///   - type: Type of noise reduction.
+                public init(type: NoiseReductionType) {
+                    self.type = type
+                }
+
+                enum CodingKeys: Swift.String, CodingKey {
+                    case type
+                }
+
+                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
+                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+                ///
+                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+                ///   naming the coding path of a required member that is missing or of a member that does not fit.
+                public init(from decoder: any Decoder) throws {
+                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+                    self.type = try reader.required(NoiseReductionType.self, .type)
+                    self.specDeviations = reader.finish()
+                }
+
+                /// Encodes this value as its JSON object, constants included.
+                ///
+                /// - Throws: `EncodingError` when a member cannot be encoded.
+                public func encode(to encoder: any Encoder) throws {
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(self.type, forKey: .type)
+                }
+            }
+        }
+
+        /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/output`.
         public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
             /// Target language for translated output audio and transcript deltas.
             public var language: Swift.String?

@@ -3,274 +3,6 @@
 
 import Foundation
 
-/// Realtime translation session fields that can be updated with `session.update`.
-///
-/// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest`.
-public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Configuration for translation input and output audio.
-    public var audio: RealtimeTranslationSessionUpdateRequest.Audio?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `RealtimeTranslationSessionUpdateRequest`.
-    ///
-    /// - Parameters:
-    ///   - audio: Configuration for translation input and output audio.
-    public init(audio: RealtimeTranslationSessionUpdateRequest.Audio? = nil) {
-        self.audio = audio
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case audio
-    }
-
-    /// Decodes `RealtimeTranslationSessionUpdateRequest` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.audio = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.self, .audio)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(self.audio, forKey: .audio)
-    }
-
-    /// Configuration for translation input and output audio.
-    ///
-    /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio`.
-    public struct Audio: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `input` member.
-        public var input: RealtimeTranslationSessionUpdateRequest.Audio.Input?
-        /// The `output` member.
-        public var output: RealtimeTranslationSessionUpdateRequest.Audio.Output?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `Audio`.
-        ///
-        /// - Parameters:
-        ///   - input: The `input` member.
-        ///   - output: The `output` member.
-        public init(
-            input: RealtimeTranslationSessionUpdateRequest.Audio.Input? = nil,
-            output: RealtimeTranslationSessionUpdateRequest.Audio.Output? = nil
-        ) {
-            self.input = input
-            self.output = output
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case input
-            case output
-        }
-
-        /// Decodes `Audio` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.input = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.self, .input)
-            self.output = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Output.self, .output)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(self.input, forKey: .input)
-            try container.encodeIfPresent(self.output, forKey: .output)
-        }
-
-        /// The `input` schema.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input`.
-        public struct Input: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `transcription` member.
-            public var transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription?
-            /// The `noise_reduction` member.
-            public var noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `Input`.
-            ///
-            /// - Parameters:
-            ///   - transcription: The `transcription` member.
-            ///   - noiseReduction: The `noise_reduction` member.
-            public init(
-                transcription: RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription? = nil,
-                noiseReduction: RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction? = nil
-            ) {
-                self.transcription = transcription
-                self.noiseReduction = noiseReduction
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case transcription
-                case noiseReduction = "noise_reduction"
-            }
-
-            /// Decodes `Input` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.transcription = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.Transcription.self, .transcription)
-                self.noiseReduction = try reader.optional(RealtimeTranslationSessionUpdateRequest.Audio.Input.NoiseReduction.self, .noiseReduction)
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.transcription, forKey: .transcription)
-                try container.encodeIfPresent(self.noiseReduction, forKey: .noiseReduction)
-            }
-
-            /// Optional source-language transcription. When configured, the server emits
-            /// `session.input_transcript.delta` events. Translation itself still runs from
-            /// the input audio stream.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/transcription/anyOf/0`.
-            public struct Transcription: Codable, Hashable, Sendable, SpecDeviationReporting {
-                /// The transcription model to use for source transcript deltas.
-                public var model: Swift.String
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-
-                /// Creates a new `Transcription`.
-                ///
-                /// - Parameters:
-                ///   - model: The transcription model to use for source transcript deltas.
-                public init(model: Swift.String) {
-                    self.model = model
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case model
-                }
-
-                /// Decodes `Transcription` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                    self.model = try reader.required(Swift.String.self, .model)
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(self.model, forKey: .model)
-                }
-            }
-
-            /// Optional input noise reduction. Set to `null` to disable it.
-            ///
-            /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/input/properties/noise_reduction/anyOf/0`.
-            public struct NoiseReduction: Codable, Hashable, Sendable, SpecDeviationReporting {
-                /// Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public var type: NoiseReductionType
-                /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-                public private(set) var specDeviations = SpecDeviations()
-
-                /// Creates a new `NoiseReduction`.
-                ///
-                /// - Parameters:
-                ///   - type: Type of noise reduction. `near_field` is for close-talking microphones such as headphones, `far_field` is for far-field microphones such as laptop or conference room microphones.
-                public init(type: NoiseReductionType) {
-                    self.type = type
-                }
-
-                enum CodingKeys: Swift.String, CodingKey {
-                    case type
-                }
-
-                /// Decodes `NoiseReduction` from its JSON object under the decoder's ``DecodingMode``; members it does
-                /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-                ///
-                /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-                ///   naming the coding path of a required member that is missing or of a member that does not fit.
-                public init(from decoder: any Decoder) throws {
-                    var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                    self.type = try reader.required(NoiseReductionType.self, .type)
-                    self.specDeviations = reader.finish()
-                }
-
-                /// Encodes this value as its JSON object, constants included.
-                ///
-                /// - Throws: `EncodingError` when a member cannot be encoded.
-                public func encode(to encoder: any Encoder) throws {
-                    var container = encoder.container(keyedBy: CodingKeys.self)
-                    try container.encode(self.type, forKey: .type)
-                }
-            }
-        }
-
-        /// The `output` schema.
-        ///
-        /// - Remark: Generated from `#/components/schemas/RealtimeTranslationSessionUpdateRequest/properties/audio/properties/output`.
-        public struct Output: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// Target language for translated output audio and transcript deltas.
-            public var language: Swift.String?
-            /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-            public private(set) var specDeviations = SpecDeviations()
-
-            /// Creates a new `Output`.
-            ///
-            /// - Parameters:
-            ///   - language: Target language for translated output audio and transcript deltas.
-            public init(language: Swift.String? = nil) {
-                self.language = language
-            }
-
-            enum CodingKeys: Swift.String, CodingKey {
-                case language
-            }
-
-            /// Decodes `Output` from its JSON object under the decoder's ``DecodingMode``; members it does
-            /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-            ///
-            /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-            ///   naming the coding path of a required member that is missing or of a member that does not fit.
-            public init(from decoder: any Decoder) throws {
-                var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-                self.language = try reader.optional(Swift.String.self, .language)
-                self.specDeviations = reader.finish()
-            }
-
-            /// Encodes this value as its JSON object, constants included.
-            ///
-            /// - Throws: `EncodingError` when a member cannot be encoded.
-            public func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encodeIfPresent(self.language, forKey: .language)
-            }
-        }
-    }
-}
-
 /// When the number of tokens in a conversation exceeds the model's input token limit, the conversation be truncated, meaning messages (starting from the oldest) will not be included in the model's context. A 32k context model with 4,096 max output tokens can only include 28,224 tokens in the context before truncation occurs.
 ///
 /// Clients can configure truncation behavior to truncate with a lower max token limit, which is an effective way to control token usage and cost.
@@ -283,9 +15,9 @@ public struct RealtimeTranslationSessionUpdateRequest: Codable, Hashable, Sendab
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTruncation`.
 public enum RealtimeTruncation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// The truncation strategy to use for the session. `auto` is the default truncation strategy. `disabled` will disable truncation and emit errors when the conversation exceeds the input token limit.
+    /// The truncation strategy to use for the session.
     case string(RealtimeTruncation.StringValue)
-    /// Retain a fraction of the conversation tokens when the conversation exceeds the input token limit. This allows you to amortize truncations across multiple turns, which can help improve cached token usage.
+    /// Retain a fraction of the conversation tokens when the conversation exceeds the input token limit.
     case retentionRatioTruncation(RealtimeTruncation.RetentionRatioTruncation)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -349,8 +81,8 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable, UnknownCaseRepresen
         /// Creates a new `RetentionRatioTruncation`.
         ///
         /// - Parameters:
-        ///   - retentionRatio: Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit. Setting this to `0.8` means that messages will be dropped until 80% of the maximum allowed tokens are used. This helps reduce the frequency of truncations and improve cache rates.
-        ///   - tokenLimits: Optional custom token limits for this truncation strategy. If not provided, the model's default token limits will be used.
+        ///   - retentionRatio: Fraction of post-instruction conversation tokens to retain (`0.0` - `1.0`) when the conversation exceeds the input token limit.
+        ///   - tokenLimits: Optional custom token limits for this truncation strategy.
         public init(
             retentionRatio: Swift.Double,
             tokenLimits: RealtimeTruncation.RetentionRatioTruncation.TokenLimits? = nil
@@ -400,7 +132,7 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable, UnknownCaseRepresen
             /// Creates a new `TokenLimits`.
             ///
             /// - Parameters:
-            ///   - postInstructions: Maximum tokens allowed in the conversation after instructions (which including tool definitions). For example, setting this to 5,000 would mean that truncation would occur when the conversation exceeds 5,000 tokens after instructions. This cannot be higher than the model's context window size minus the maximum output tokens.
+            ///   - postInstructions: Maximum tokens allowed in the conversation after instructions (which including tool definitions).
             public init(postInstructions: Swift.Int? = nil) {
                 self.postInstructions = postInstructions
             }
@@ -444,9 +176,9 @@ public enum RealtimeTruncation: Codable, Hashable, Sendable, UnknownCaseRepresen
 ///
 /// - Remark: Generated from `#/components/schemas/RealtimeTurnDetection/anyOf/0`.
 public enum RealtimeTurnDetection: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Server-side voice activity detection (VAD) which flips on when user speech is detected and off after a period of silence. (type: `server_vad`)
+    /// Server-side voice activity detection (VAD) which flips on when user speech is detected and off after a period of silence. Selected when `type` is `server_vad`.
     case serverVad(RealtimeTurnDetection.ServerVad)
-    /// Server-side semantic turn detection which uses a model to determine when the user has finished speaking. (type: `semantic_vad`)
+    /// Server-side semantic turn detection which uses a model to determine when the user has finished speaking. Selected when `type` is `semantic_vad`.
     case semanticVad(RealtimeTurnDetection.SemanticVad)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -500,7 +232,7 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable, UnknownCaseRepre
         ///
         /// If both `create_response` and `interrupt_response` are set to `false`, the model will never respond automatically but VAD events will still be emitted.
         public var interruptResponse: Swift.Bool?
-        /// The `idle_timeout_ms` member.
+        /// The JSON member `idle_timeout_ms`.
         public var idleTimeoutMs: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -508,12 +240,12 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable, UnknownCaseRepre
         /// Creates a new `ServerVad`.
         ///
         /// - Parameters:
-        ///   - threshold: Used only for `server_vad` mode. Activation threshold for VAD (0.0 to 1.0), this defaults to 0.5. A
-        ///   - prefixPaddingMs: Used only for `server_vad` mode. Amount of audio to include before the VAD detected speech (in
-        ///   - silenceDurationMs: Used only for `server_vad` mode. Duration of silence to detect speech stop (in milliseconds). Defaults
-        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs. If `interrupt_response` is set to `false` this may fail to create a response if the model is already responding.
-        ///   - interruptResponse: Whether or not to automatically interrupt (cancel) any ongoing response with output to the default
-        ///   - idleTimeoutMs: The `idle_timeout_ms` member.
+        ///   - threshold: Used only for `server_vad` mode.
+        ///   - prefixPaddingMs: Used only for `server_vad` mode.
+        ///   - silenceDurationMs: Used only for `server_vad` mode.
+        ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs.
+        ///   - interruptResponse: Whether or not to automatically interrupt (cancel) any ongoing response with output to the default conversation (i.e. `conversation` of `auto`) when a VAD start event occurs.
+        ///   - idleTimeoutMs: The JSON member `idle_timeout_ms`.
         public init(
             threshold: Swift.Double? = nil,
             prefixPaddingMs: Swift.Int? = nil,
@@ -589,9 +321,9 @@ public enum RealtimeTurnDetection: Codable, Hashable, Sendable, UnknownCaseRepre
         /// Creates a new `SemanticVad`.
         ///
         /// - Parameters:
-        ///   - eagerness: Used only for `semantic_vad` mode. The eagerness of the model to respond. `low` will wait longer for the user to continue speaking, `high` will respond more quickly. `auto` is the default and is equivalent to `medium`. `low`, `medium`, and `high` have max timeouts of 8s, 4s, and 2s respectively.
+        ///   - eagerness: Used only for `semantic_vad` mode.
         ///   - createResponse: Whether or not to automatically generate a response when a VAD stop event occurs.
-        ///   - interruptResponse: Whether or not to automatically interrupt any ongoing response with output to the default
+        ///   - interruptResponse: Whether or not to automatically interrupt any ongoing response with output to the default conversation (i.e. `conversation` of `auto`) when a VAD start event occurs.
         public init(
             eagerness: RealtimeTurnDetection.SemanticVad.Eagerness? = nil,
             createResponse: Swift.Bool? = nil,

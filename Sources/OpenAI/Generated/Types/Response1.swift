@@ -4,7 +4,7 @@
 import Foundation
 
 /// A custom grammar for the model to follow when generating text.
-/// Learn more in the [custom grammars guide](/docs/guides/custom-grammars).
+/// Learn more in the [custom grammars guide](https://platform.openai.com/docs/guides/custom-grammars).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextGrammar`.
 public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -49,7 +49,7 @@ public struct ResponseFormatTextGrammar: Codable, Hashable, Sendable, SpecDeviat
 }
 
 /// Configure the model to generate valid Python code. See the
-/// [custom grammars guide](/docs/guides/custom-grammars) for more details.
+/// [custom grammars guide](https://platform.openai.com/docs/guides/custom-grammars) for more details.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatTextPython`.
 public struct ResponseFormatTextPython: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -106,7 +106,7 @@ public struct ResponseWsError: Codable, Hashable, Sendable, SpecDeviationReporti
     ///   - error: Details about the error.
     ///   - status: The HTTP status code associated with a WebSocket protocol error.
     ///   - sequenceNumber: The sequence number of an error emitted by the response stream.
-    ///   - streamID: The WebSocket lane that emitted this event. This field is present when the
+    ///   - streamID: The WebSocket lane that emitted this event.
     public init(
         error: ErrorPayload,
         status: Swift.Int? = nil,
@@ -161,7 +161,7 @@ public struct ResponseWsError: Codable, Hashable, Sendable, SpecDeviationReporti
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesClientEvent`.
 public enum ResponsesClientEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Client event for creating a response over a persistent WebSocket connection. (type: `response.create`)
+    /// Client event for creating a response over a persistent WebSocket connection. Selected when `type` is `response.create`.
     case responseCreate(ResponsesClientEventResponseCreate)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -208,117 +208,105 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable, S
     /// conversation lineage, so a new lane can fork from a response created
     /// on another lane.
     public var streamID: Swift.String?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: ResponsesClientEventResponseCreate.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: ResponsesClientEventResponseCreate.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
-    /// The `background` member.
     public var background: Swift.Bool?
-    /// The `max_tool_calls` member.
+    /// The JSON member `max_tool_calls`.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: ResponseTextParam?
     /// An array of tools the model may call while generating a response. You
     /// can specify which tool to use by setting the `tool_choice` parameter.
     ///
     /// We support the following categories of tools:
     /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
     /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
     ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
     /// - **Function calls (custom tools)**: Functions that are defined by you,
     ///   enabling the model to call your own code with strongly typed arguments
     ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
     ///   custom tools to call your own code.
     public var tools: ToolsArray?
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
-    /// The `prompt` member.
     public var prompt: Prompt?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: ServiceTierResponses?
     private var _truncation: ResponsesClientEventResponseCreate.Truncation?
-    /// The `truncation` member.
     @available(*, deprecated)
     public var truncation: ResponsesClientEventResponseCreate.Truncation? {
         get { _truncation }
         set { _truncation = newValue }
     }
-    /// The `reasoning` member.
     public var reasoning: Reasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
     /// Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Image inputs](/docs/guides/images)
-    /// - [File inputs](/docs/guides/pdf-files)
-    /// - [Conversation state](/docs/guides/conversation-state)
-    /// - [Function calling](/docs/guides/function-calling)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Image inputs](https://platform.openai.com/docs/guides/images)
+    /// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
+    /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
+    /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
     public var input: InputParam?
-    /// The `include` member.
     public var include: [IncludeEnum]?
-    /// The `parallel_tool_calls` member.
+    /// The JSON member `parallel_tool_calls`.
     public var parallelToolCalls: Swift.Bool?
-    /// The `store` member.
     public var store: Swift.Bool?
-    /// The `instructions` member.
     public var instructions: Swift.String?
-    /// The `moderation` member.
     public var moderation: ModerationParam?
-    /// The `stream` member.
     public var stream: Swift.Bool?
-    /// The `stream_options` member.
+    /// The JSON member `stream_options`.
     public var streamOptions: ResponseStreamOptions?
-    /// The `conversation` member.
     public var conversation: ConversationParam?
-    /// The `context_management` member.
+    /// The JSON member `context_management`.
     public var contextManagement: [ContextManagementParam]?
-    /// The `max_output_tokens` member.
+    /// The JSON member `max_output_tokens`.
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -326,38 +314,26 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable, S
     /// Creates a new `ResponsesClientEventResponseCreate`.
     ///
     /// - Parameters:
-    ///   - streamID: The WebSocket lane for this response. Requests with the same
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - truncation: The `truncation` member.
-    ///   - reasoning: The `reasoning` member.
+    ///   - streamID: The WebSocket lane for this response.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - serviceTier: The JSON member `service_tier`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
-    ///   - include: The `include` member.
-    ///   - parallelToolCalls: The `parallel_tool_calls` member.
-    ///   - store: The `store` member.
-    ///   - instructions: The `instructions` member.
-    ///   - moderation: The `moderation` member.
-    ///   - stream: The `stream` member.
-    ///   - streamOptions: The `stream_options` member.
-    ///   - conversation: The `conversation` member.
-    ///   - contextManagement: The `context_management` member.
-    ///   - maxOutputTokens: The `max_output_tokens` member.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - streamOptions: The JSON member `stream_options`.
+    ///   - contextManagement: The JSON member `context_management`.
+    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     public init(
         streamID: Swift.String? = nil,
         metadata: Metadata? = nil,
@@ -547,7 +523,7 @@ public struct ResponsesClientEventResponseCreate: Codable, Hashable, Sendable, S
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.

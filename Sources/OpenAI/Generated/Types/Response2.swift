@@ -9,121 +9,121 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesServerEvent`.
 public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
+    /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(ResponsesServerEvent.ResponseAudioDelta)
-    /// Emitted when the audio response is complete. (type: `response.audio.done`)
+    /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
     case responseAudioDone(ResponsesServerEvent.ResponseAudioDone)
-    /// Emitted when there is a partial transcript of audio. (type: `response.audio.transcript.delta`)
+    /// Emitted when there is a partial transcript of audio. Selected when `type` is `response.audio.transcript.delta`.
     case responseAudioTranscriptDelta(ResponsesServerEvent.ResponseAudioTranscriptDelta)
-    /// Emitted when the full audio transcript is completed. (type: `response.audio.transcript.done`)
+    /// Emitted when the full audio transcript is completed. Selected when `type` is `response.audio.transcript.done`.
     case responseAudioTranscriptDone(ResponsesServerEvent.ResponseAudioTranscriptDone)
-    /// Emitted when a partial code snippet is streamed by the code interpreter. (type: `response.code_interpreter_call_code.delta`)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.delta`.
     case responseCodeInterpreterCallCodeDelta(ResponsesServerEvent.ResponseCodeInterpreterCallCodeDelta)
-    /// Emitted when the code snippet is finalized by the code interpreter. (type: `response.code_interpreter_call_code.done`)
+    /// Emitted when the code snippet is finalized by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.done`.
     case responseCodeInterpreterCallCodeDone(ResponsesServerEvent.ResponseCodeInterpreterCallCodeDone)
-    /// Emitted when the code interpreter call is completed. (type: `response.code_interpreter_call.completed`)
+    /// Emitted when the code interpreter call is completed. Selected when `type` is `response.code_interpreter_call.completed`.
     case responseCodeInterpreterCallCompleted(ResponsesServerEvent.ResponseCodeInterpreterCallCompleted)
-    /// Emitted when a code interpreter call is in progress. (type: `response.code_interpreter_call.in_progress`)
+    /// Emitted when a code interpreter call is in progress. Selected when `type` is `response.code_interpreter_call.in_progress`.
     case responseCodeInterpreterCallInProgress(ResponsesServerEvent.ResponseCodeInterpreterCallInProgress)
-    /// Emitted when the code interpreter is actively interpreting the code snippet. (type: `response.code_interpreter_call.interpreting`)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. Selected when `type` is `response.code_interpreter_call.interpreting`.
     case responseCodeInterpreterCallInterpreting(ResponsesServerEvent.ResponseCodeInterpreterCallInterpreting)
-    /// Emitted when the model response is complete. (type: `response.completed`)
+    /// Emitted when the model response is complete. Selected when `type` is `response.completed`.
     case responseCompleted(ResponsesServerEvent.ResponseCompleted)
-    /// Emitted when a new content part is added. (type: `response.content_part.added`)
+    /// Emitted when a new content part is added. Selected when `type` is `response.content_part.added`.
     case responseContentPartAdded(ResponsesServerEvent.ResponseContentPartAdded)
-    /// Emitted when a content part is done. (type: `response.content_part.done`)
+    /// Emitted when a content part is done. Selected when `type` is `response.content_part.done`.
     case responseContentPartDone(ResponsesServerEvent.ResponseContentPartDone)
-    /// An event that is emitted when a response is created. (type: `response.created`)
+    /// An event that is emitted when a response is created. Selected when `type` is `response.created`.
     case responseCreated(ResponsesServerEvent.ResponseCreated)
-    /// Emitted when a file search call is completed (results found). (type: `response.file_search_call.completed`)
+    /// Emitted when a file search call is completed (results found). Selected when `type` is `response.file_search_call.completed`.
     case responseFileSearchCallCompleted(ResponsesServerEvent.ResponseFileSearchCallCompleted)
-    /// Emitted when a file search call is initiated. (type: `response.file_search_call.in_progress`)
+    /// Emitted when a file search call is initiated. Selected when `type` is `response.file_search_call.in_progress`.
     case responseFileSearchCallInProgress(ResponsesServerEvent.ResponseFileSearchCallInProgress)
-    /// Emitted when a file search is currently searching. (type: `response.file_search_call.searching`)
+    /// Emitted when a file search is currently searching. Selected when `type` is `response.file_search_call.searching`.
     case responseFileSearchCallSearching(ResponsesServerEvent.ResponseFileSearchCallSearching)
-    /// Emitted when there is a partial function-call arguments delta. (type: `response.function_call_arguments.delta`)
+    /// Emitted when there is a partial function-call arguments delta. Selected when `type` is `response.function_call_arguments.delta`.
     case responseFunctionCallArgumentsDelta(ResponsesServerEvent.ResponseFunctionCallArgumentsDelta)
-    /// Emitted when function-call arguments are finalized. (type: `response.function_call_arguments.done`)
+    /// Emitted when function-call arguments are finalized. Selected when `type` is `response.function_call_arguments.done`.
     case responseFunctionCallArgumentsDone(ResponsesServerEvent.ResponseFunctionCallArgumentsDone)
-    /// A streaming event that indicated a shell command was added to a tool call. (type: `response.shell_call_command.added`)
+    /// A streaming event that indicated a shell command was added to a tool call. Selected when `type` is `response.shell_call_command.added`.
     case responseShellCallCommandAdded(ResponsesServerEvent.ResponseShellCallCommandAdded)
-    /// A streaming event that indicated a shell command was incrementally updated. (type: `response.shell_call_command.delta`)
+    /// A streaming event that indicated a shell command was incrementally updated. Selected when `type` is `response.shell_call_command.delta`.
     case responseShellCallCommandDelta(ResponsesServerEvent.ResponseShellCallCommandDelta)
-    /// A streaming event that indicated a shell command was completed. (type: `response.shell_call_command.done`)
+    /// A streaming event that indicated a shell command was completed. Selected when `type` is `response.shell_call_command.done`.
     case responseShellCallCommandDone(ResponsesServerEvent.ResponseShellCallCommandDone)
-    /// A streaming event that indicated shell call output was incrementally added. (type: `response.shell_call_output_content.delta`)
+    /// A streaming event that indicated shell call output was incrementally added. Selected when `type` is `response.shell_call_output_content.delta`.
     case responseShellCallOutputContentDelta(ResponsesServerEvent.ResponseShellCallOutputContentDelta)
-    /// A streaming event that indicated shell call output was completed. (type: `response.shell_call_output_content.done`)
+    /// A streaming event that indicated shell call output was completed. Selected when `type` is `response.shell_call_output_content.done`.
     case responseShellCallOutputContentDone(ResponsesServerEvent.ResponseShellCallOutputContentDone)
-    /// Emitted when the response is in progress. (type: `response.in_progress`)
+    /// Emitted when the response is in progress. Selected when `type` is `response.in_progress`.
     case responseInProgress(ResponsesServerEvent.ResponseInProgress)
-    /// An event that is emitted when a response fails. (type: `response.failed`)
+    /// An event that is emitted when a response fails. Selected when `type` is `response.failed`.
     case responseFailed(ResponsesServerEvent.ResponseFailed)
-    /// An event that is emitted when a response finishes as incomplete. (type: `response.incomplete`)
+    /// An event that is emitted when a response finishes as incomplete. Selected when `type` is `response.incomplete`.
     case responseIncomplete(ResponsesServerEvent.ResponseIncomplete)
-    /// Emitted when a new output item is added. (type: `response.output_item.added`)
+    /// Emitted when a new output item is added. Selected when `type` is `response.output_item.added`.
     case responseOutputItemAdded(ResponsesServerEvent.ResponseOutputItemAdded)
-    /// Emitted when an output item is marked done. (type: `response.output_item.done`)
+    /// Emitted when an output item is marked done. Selected when `type` is `response.output_item.done`.
     case responseOutputItemDone(ResponsesServerEvent.ResponseOutputItemDone)
-    /// Emitted when a new reasoning summary part is added. (type: `response.reasoning_summary_part.added`)
+    /// Emitted when a new reasoning summary part is added. Selected when `type` is `response.reasoning_summary_part.added`.
     case responseReasoningSummaryPartAdded(ResponsesServerEvent.ResponseReasoningSummaryPartAdded)
-    /// Emitted when a reasoning summary part is completed. (type: `response.reasoning_summary_part.done`)
+    /// Emitted when a reasoning summary part is completed. Selected when `type` is `response.reasoning_summary_part.done`.
     case responseReasoningSummaryPartDone(ResponsesServerEvent.ResponseReasoningSummaryPartDone)
-    /// Emitted when a delta is added to a reasoning summary text. (type: `response.reasoning_summary_text.delta`)
+    /// Emitted when a delta is added to a reasoning summary text. Selected when `type` is `response.reasoning_summary_text.delta`.
     case responseReasoningSummaryTextDelta(ResponsesServerEvent.ResponseReasoningSummaryTextDelta)
-    /// Emitted when a reasoning summary text is completed. (type: `response.reasoning_summary_text.done`)
+    /// Emitted when a reasoning summary text is completed. Selected when `type` is `response.reasoning_summary_text.done`.
     case responseReasoningSummaryTextDone(ResponsesServerEvent.ResponseReasoningSummaryTextDone)
-    /// Emitted when a delta is added to a reasoning text. (type: `response.reasoning_text.delta`)
+    /// Emitted when a delta is added to a reasoning text. Selected when `type` is `response.reasoning_text.delta`.
     case responseReasoningTextDelta(ResponsesServerEvent.ResponseReasoningTextDelta)
-    /// Emitted when a reasoning text is completed. (type: `response.reasoning_text.done`)
+    /// Emitted when a reasoning text is completed. Selected when `type` is `response.reasoning_text.done`.
     case responseReasoningTextDone(ResponsesServerEvent.ResponseReasoningTextDone)
-    /// Emitted when there is a partial refusal text. (type: `response.refusal.delta`)
+    /// Emitted when there is a partial refusal text. Selected when `type` is `response.refusal.delta`.
     case responseRefusalDelta(ResponsesServerEvent.ResponseRefusalDelta)
-    /// Emitted when refusal text is finalized. (type: `response.refusal.done`)
+    /// Emitted when refusal text is finalized. Selected when `type` is `response.refusal.done`.
     case responseRefusalDone(ResponsesServerEvent.ResponseRefusalDone)
-    /// Emitted when there is an additional text delta. (type: `response.output_text.delta`)
+    /// Emitted when there is an additional text delta. Selected when `type` is `response.output_text.delta`.
     case responseOutputTextDelta(ResponsesServerEvent.ResponseOutputTextDelta)
-    /// Emitted when text content is finalized. (type: `response.output_text.done`)
+    /// Emitted when text content is finalized. Selected when `type` is `response.output_text.done`.
     case responseOutputTextDone(ResponsesServerEvent.ResponseOutputTextDone)
-    /// Emitted when a web search call is completed. (type: `response.web_search_call.completed`)
+    /// Emitted when a web search call is completed. Selected when `type` is `response.web_search_call.completed`.
     case responseWebSearchCallCompleted(ResponsesServerEvent.ResponseWebSearchCallCompleted)
-    /// Emitted when a web search call is initiated. (type: `response.web_search_call.in_progress`)
+    /// Emitted when a web search call is initiated. Selected when `type` is `response.web_search_call.in_progress`.
     case responseWebSearchCallInProgress(ResponsesServerEvent.ResponseWebSearchCallInProgress)
-    /// Emitted when a web search call is executing. (type: `response.web_search_call.searching`)
+    /// Emitted when a web search call is executing. Selected when `type` is `response.web_search_call.searching`.
     case responseWebSearchCallSearching(ResponsesServerEvent.ResponseWebSearchCallSearching)
-    /// Emitted when an image generation tool call has completed and the final image is available. (type: `response.image_generation_call.completed`)
+    /// Emitted when an image generation tool call has completed and the final image is available. Selected when `type` is `response.image_generation_call.completed`.
     case responseImageGenerationCallCompleted(ResponsesServerEvent.ResponseImageGenerationCallCompleted)
-    /// Emitted when an image generation tool call is actively generating an image (intermediate state). (type: `response.image_generation_call.generating`)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). Selected when `type` is `response.image_generation_call.generating`.
     case responseImageGenerationCallGenerating(ResponsesServerEvent.ResponseImageGenerationCallGenerating)
-    /// Emitted when an image generation tool call is in progress. (type: `response.image_generation_call.in_progress`)
+    /// Emitted when an image generation tool call is in progress. Selected when `type` is `response.image_generation_call.in_progress`.
     case responseImageGenerationCallInProgress(ResponsesServerEvent.ResponseImageGenerationCallInProgress)
-    /// Emitted when a partial image is available during image generation streaming. (type: `response.image_generation_call.partial_image`)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `response.image_generation_call.partial_image`.
     case responseImageGenerationCallPartialImage(ResponsesServerEvent.ResponseImageGenerationCallPartialImage)
-    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. (type: `response.mcp_call_arguments.delta`)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. Selected when `type` is `response.mcp_call_arguments.delta`.
     case responseMCPCallArgumentsDelta(ResponsesServerEvent.ResponseMCPCallArgumentsDelta)
-    /// Emitted when the arguments for an MCP tool call are finalized. (type: `response.mcp_call_arguments.done`)
+    /// Emitted when the arguments for an MCP tool call are finalized. Selected when `type` is `response.mcp_call_arguments.done`.
     case responseMCPCallArgumentsDone(ResponsesServerEvent.ResponseMCPCallArgumentsDone)
-    /// Emitted when an MCP  tool call has completed successfully. (type: `response.mcp_call.completed`)
+    /// Emitted when an MCP  tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
     case responseMCPCallCompleted(ResponsesServerEvent.ResponseMCPCallCompleted)
-    /// Emitted when an MCP  tool call has failed. (type: `response.mcp_call.failed`)
+    /// Emitted when an MCP  tool call has failed. Selected when `type` is `response.mcp_call.failed`.
     case responseMCPCallFailed(ResponsesServerEvent.ResponseMCPCallFailed)
-    /// Emitted when an MCP  tool call is in progress. (type: `response.mcp_call.in_progress`)
+    /// Emitted when an MCP  tool call is in progress. Selected when `type` is `response.mcp_call.in_progress`.
     case responseMCPCallInProgress(ResponsesServerEvent.ResponseMCPCallInProgress)
-    /// Emitted when the list of available MCP tools has been successfully retrieved. (type: `response.mcp_list_tools.completed`)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. Selected when `type` is `response.mcp_list_tools.completed`.
     case responseMCPListToolsCompleted(ResponsesServerEvent.ResponseMCPListToolsCompleted)
-    /// Emitted when the attempt to list available MCP tools has failed. (type: `response.mcp_list_tools.failed`)
+    /// Emitted when the attempt to list available MCP tools has failed. Selected when `type` is `response.mcp_list_tools.failed`.
     case responseMCPListToolsFailed(ResponsesServerEvent.ResponseMCPListToolsFailed)
-    /// Emitted when the system is in the process of retrieving the list of available MCP tools. (type: `response.mcp_list_tools.in_progress`)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. Selected when `type` is `response.mcp_list_tools.in_progress`.
     case responseMCPListToolsInProgress(ResponsesServerEvent.ResponseMCPListToolsInProgress)
-    /// Emitted when an annotation is added to output text content. (type: `response.output_text.annotation.added`)
+    /// Emitted when an annotation is added to output text content. Selected when `type` is `response.output_text.annotation.added`.
     case responseOutputTextAnnotationAdded(ResponsesServerEvent.ResponseOutputTextAnnotationAdded)
-    /// Emitted when a response is queued and waiting to be processed. (type: `response.queued`)
+    /// Emitted when a response is queued and waiting to be processed. Selected when `type` is `response.queued`.
     case responseQueued(ResponsesServerEvent.ResponseQueued)
-    /// Event representing a delta (partial update) to the input of a custom tool call. (type: `response.custom_tool_call_input.delta`)
+    /// Event representing a delta (partial update) to the input of a custom tool call. Selected when `type` is `response.custom_tool_call_input.delta`.
     case responseCustomToolCallInputDelta(ResponsesServerEvent.ResponseCustomToolCallInputDelta)
-    /// Event indicating that input for a custom tool call is complete. (type: `response.custom_tool_call_input.done`)
+    /// Event indicating that input for a custom tool call is complete. Selected when `type` is `response.custom_tool_call_input.done`.
     case responseCustomToolCallInputDone(ResponsesServerEvent.ResponseCustomToolCallInputDone)
-    /// Emitted when an error occurs while processing a Responses WebSocket request. (type: `error`)
+    /// Emitted when an error occurs while processing a Responses WebSocket request. Selected when `type` is `error`.
     case error(ResponseWsError)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -341,7 +341,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - sequenceNumber: A sequence number for this chunk of the stream response.
         ///   - delta: A chunk of Base64 encoded response audio bytes.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             delta: Swift.String,
@@ -402,7 +402,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of the delta.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             streamID: Swift.String? = nil
@@ -461,7 +461,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - delta: The partial transcript of the audio response.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             delta: Swift.String,
             sequenceNumber: Swift.Int,
@@ -522,7 +522,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             streamID: Swift.String? = nil
@@ -587,7 +587,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - delta: The partial code snippet being streamed by the code interpreter.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -667,7 +667,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - code: The final code snippet output by the code interpreter.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -744,7 +744,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item in the response for which the code interpreter call is completed.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -816,7 +816,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item in the response for which the code interpreter call is in progress.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -888,7 +888,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item in the response for which the code interpreter is interpreting code.
         ///   - itemID: The unique identifier of the code interpreter tool call item.
         ///   - sequenceNumber: The sequence number of this event, used to order streaming events.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -957,7 +957,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - response: Properties of the completed response.
         ///   - sequenceNumber: The sequence number for this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: Response,
             sequenceNumber: Swift.Int,
@@ -1030,7 +1030,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - contentIndex: The index of the content part that was added.
         ///   - part: The content part that was added.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -1118,7 +1118,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - contentIndex: The index of the content part that is done.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The content part that is done.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -1197,7 +1197,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - response: The response that was created.
         ///   - sequenceNumber: The sequence number for this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: Response,
             sequenceNumber: Swift.Int,
@@ -1264,7 +1264,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that the file search call is initiated.
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -1336,7 +1336,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that the file search call is initiated.
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -1408,7 +1408,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that the file search call is searching.
         ///   - itemID: The ID of the output item that the file search call is initiated.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -1483,7 +1483,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that the function-call arguments delta is added to.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - delta: The function-call arguments delta that is added.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -1566,7 +1566,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - sequenceNumber: The sequence number of this event.
         ///   - arguments: The function-call arguments.
         ///   - name: The name of the function that was called.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -1651,7 +1651,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that was added.
         ///   - command: The shell command that was added.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -1734,7 +1734,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - commandIndex: The index of the shell command that was updated.
         ///   - delta: The shell command delta that was appended.
         ///   - obfuscation: An obfuscation string that was added to pad the event payload.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -1819,7 +1819,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that was completed.
         ///   - command: The final shell command that was emitted.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -1902,7 +1902,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that produced output.
         ///   - delta: The stdout/stderr delta that was emitted.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             itemID: Swift.String,
@@ -1990,7 +1990,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that was updated.
         ///   - commandIndex: The index of the shell command that produced output.
         ///   - output: The output contents emitted for the shell command.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             itemID: Swift.String,
@@ -2069,7 +2069,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - response: The response that is in progress.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: Response,
             sequenceNumber: Swift.Int,
@@ -2133,7 +2133,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - sequenceNumber: The sequence number of this event.
         ///   - response: The response that failed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             response: Response,
@@ -2197,7 +2197,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - response: The response that was incomplete.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: Response,
             sequenceNumber: Swift.Int,
@@ -2266,8 +2266,8 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - outputIndex: The index of the output item that was added.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - item: The output item that was added. For reasoning items, `encrypted_content`
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - item: The output item that was added.
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
@@ -2339,7 +2339,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that was marked done.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - item: The output item that was marked done.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
@@ -2417,7 +2417,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The summary part that was added.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -2549,7 +2549,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - part: The completed summary part.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -2684,7 +2684,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - delta: The text delta that was added to the summary.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -2772,7 +2772,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - summaryIndex: The index of the summary part within the reasoning summary.
         ///   - text: The full text of the completed reasoning summary.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -2860,7 +2860,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - contentIndex: The index of the reasoning content part this delta is associated with.
         ///   - delta: The text delta that was added to the reasoning content.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -2948,7 +2948,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - contentIndex: The index of the reasoning content part.
         ///   - text: The full text of the completed reasoning content.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3036,7 +3036,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - contentIndex: The index of the content part that the refusal text is added to.
         ///   - delta: The refusal text that is added.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3124,7 +3124,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - contentIndex: The index of the content part that the refusal text is finalized.
         ///   - refusal: The refusal text that is finalized.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3215,7 +3215,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - delta: The text delta that was added.
         ///   - sequenceNumber: The sequence number for this event.
         ///   - logprobs: The log probabilities of the tokens in the delta.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3311,7 +3311,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - text: The text content that is finalized.
         ///   - sequenceNumber: The sequence number for this event.
         ///   - logprobs: The log probabilities of the tokens in the delta.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -3398,7 +3398,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that the web search call is associated with.
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3470,7 +3470,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that the web search call is associated with.
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3542,7 +3542,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item that the web search call is associated with.
         ///   - itemID: Unique ID for the output item associated with the web search call.
         ///   - sequenceNumber: The sequence number of the web search call being processed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3614,7 +3614,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - itemID: The unique identifier of the image generation item being processed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             sequenceNumber: Swift.Int,
@@ -3686,7 +3686,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - sequenceNumber: The sequence number of the image generation item being processed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3758,7 +3758,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the image generation item being processed.
         ///   - sequenceNumber: The sequence number of the image generation item being processed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3848,7 +3848,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - quality: The image quality that was used.
         ///   - background: The background setting that was used.
         ///   - outputFormat: The output format that was used.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -3953,7 +3953,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The unique identifier of the MCP tool call item being processed.
         ///   - delta: A JSON string containing the partial update to the arguments for the MCP tool call.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -4033,7 +4033,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The unique identifier of the MCP tool call item being processed.
         ///   - arguments: A JSON string containing the finalized arguments for the MCP tool call.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             outputIndex: Swift.Int,
             itemID: Swift.String,
@@ -4110,7 +4110,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The ID of the MCP tool call item that completed.
         ///   - outputIndex: The index of the output item that completed.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4182,7 +4182,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The ID of the MCP tool call item that failed.
         ///   - outputIndex: The index of the output item that failed.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4254,7 +4254,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - sequenceNumber: The sequence number of this event.
         ///   - outputIndex: The index of the output item in the response's output array.
         ///   - itemID: The unique identifier of the MCP tool call item being processed.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -4326,7 +4326,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The ID of the MCP tool call item that produced this output.
         ///   - outputIndex: The index of the output item that was processed.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4398,7 +4398,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The ID of the MCP tool call item that failed.
         ///   - outputIndex: The index of the output item that failed.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4470,7 +4470,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - itemID: The ID of the MCP tool call item that is being processed.
         ///   - outputIndex: The index of the output item that is being processed.
         ///   - sequenceNumber: The sequence number of this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4551,7 +4551,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - annotationIndex: The index of the annotation within the content part.
         ///   - sequenceNumber: The sequence number of this event.
         ///   - annotation: The annotation object being added. (See annotation schema for details.)
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             itemID: Swift.String,
             outputIndex: Swift.Int,
@@ -4635,7 +4635,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         /// - Parameters:
         ///   - response: The full response object that is queued.
         ///   - sequenceNumber: The sequence number for this event.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             response: Response,
             sequenceNumber: Swift.Int,
@@ -4705,7 +4705,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output this delta applies to.
         ///   - itemID: Unique identifier for the API item associated with this event.
         ///   - delta: The incremental input data (delta) for the custom tool call.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,
@@ -4785,7 +4785,7 @@ public enum ResponsesServerEvent: Codable, Hashable, Sendable, UnknownCaseRepres
         ///   - outputIndex: The index of the output this event applies to.
         ///   - itemID: Unique identifier for the API item associated with this event.
         ///   - input: The complete input data for the custom tool call.
-        ///   - streamID: The WebSocket lane that emitted this event. This field is present
+        ///   - streamID: The WebSocket lane that emitted this event.
         public init(
             sequenceNumber: Swift.Int,
             outputIndex: Swift.Int,

@@ -3,125 +3,123 @@
 
 import Foundation
 
-/// The `ResponsesWebSocketStreamEvent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsesWebSocketStreamEvent`.
 public enum ResponsesWebSocketStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
+    /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(ResponseAudioDeltaEvent)
-    /// Emitted when the audio response is complete. (type: `response.audio.done`)
+    /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
     case responseAudioDone(ResponseAudioDoneEvent)
-    /// Emitted when there is a partial transcript of audio. (type: `response.audio.transcript.delta`)
+    /// Emitted when there is a partial transcript of audio. Selected when `type` is `response.audio.transcript.delta`.
     case responseAudioTranscriptDelta(ResponseAudioTranscriptDeltaEvent)
-    /// Emitted when the full audio transcript is completed. (type: `response.audio.transcript.done`)
+    /// Emitted when the full audio transcript is completed. Selected when `type` is `response.audio.transcript.done`.
     case responseAudioTranscriptDone(ResponseAudioTranscriptDoneEvent)
-    /// Emitted when a partial code snippet is streamed by the code interpreter. (type: `response.code_interpreter_call_code.delta`)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.delta`.
     case responseCodeInterpreterCallCodeDelta(ResponseCodeInterpreterCallCodeDeltaEvent)
-    /// Emitted when the code snippet is finalized by the code interpreter. (type: `response.code_interpreter_call_code.done`)
+    /// Emitted when the code snippet is finalized by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.done`.
     case responseCodeInterpreterCallCodeDone(ResponseCodeInterpreterCallCodeDoneEvent)
-    /// Emitted when the code interpreter call is completed. (type: `response.code_interpreter_call.completed`)
+    /// Emitted when the code interpreter call is completed. Selected when `type` is `response.code_interpreter_call.completed`.
     case responseCodeInterpreterCallCompleted(ResponseCodeInterpreterCallCompletedEvent)
-    /// Emitted when a code interpreter call is in progress. (type: `response.code_interpreter_call.in_progress`)
+    /// Emitted when a code interpreter call is in progress. Selected when `type` is `response.code_interpreter_call.in_progress`.
     case responseCodeInterpreterCallInProgress(ResponseCodeInterpreterCallInProgressEvent)
-    /// Emitted when the code interpreter is actively interpreting the code snippet. (type: `response.code_interpreter_call.interpreting`)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. Selected when `type` is `response.code_interpreter_call.interpreting`.
     case responseCodeInterpreterCallInterpreting(ResponseCodeInterpreterCallInterpretingEvent)
-    /// Emitted when the model response is complete. (type: `response.completed`)
+    /// Emitted when the model response is complete. Selected when `type` is `response.completed`.
     case responseCompleted(ResponseCompletedEvent)
-    /// Emitted when a new content part is added. (type: `response.content_part.added`)
+    /// Emitted when a new content part is added. Selected when `type` is `response.content_part.added`.
     case responseContentPartAdded(ResponseContentPartAddedEvent)
-    /// Emitted when a content part is done. (type: `response.content_part.done`)
+    /// Emitted when a content part is done. Selected when `type` is `response.content_part.done`.
     case responseContentPartDone(ResponseContentPartDoneEvent)
-    /// An event that is emitted when a response is created. (type: `response.created`)
+    /// An event that is emitted when a response is created. Selected when `type` is `response.created`.
     case responseCreated(ResponseCreatedEvent)
-    /// Emitted when a file search call is completed (results found). (type: `response.file_search_call.completed`)
+    /// Emitted when a file search call is completed (results found). Selected when `type` is `response.file_search_call.completed`.
     case responseFileSearchCallCompleted(ResponseFileSearchCallCompletedEvent)
-    /// Emitted when a file search call is initiated. (type: `response.file_search_call.in_progress`)
+    /// Emitted when a file search call is initiated. Selected when `type` is `response.file_search_call.in_progress`.
     case responseFileSearchCallInProgress(ResponseFileSearchCallInProgressEvent)
-    /// Emitted when a file search is currently searching. (type: `response.file_search_call.searching`)
+    /// Emitted when a file search is currently searching. Selected when `type` is `response.file_search_call.searching`.
     case responseFileSearchCallSearching(ResponseFileSearchCallSearchingEvent)
-    /// Emitted when there is a partial function-call arguments delta. (type: `response.function_call_arguments.delta`)
+    /// Emitted when there is a partial function-call arguments delta. Selected when `type` is `response.function_call_arguments.delta`.
     case responseFunctionCallArgumentsDelta(ResponseFunctionCallArgumentsDeltaEvent)
-    /// Emitted when function-call arguments are finalized. (type: `response.function_call_arguments.done`)
+    /// Emitted when function-call arguments are finalized. Selected when `type` is `response.function_call_arguments.done`.
     case responseFunctionCallArgumentsDone(ResponseFunctionCallArgumentsDoneEvent)
-    /// A streaming event that indicated a shell command was added to a tool call. (type: `response.shell_call_command.added`)
+    /// A streaming event that indicated a shell command was added to a tool call. Selected when `type` is `response.shell_call_command.added`.
     case responseShellCallCommandAdded(ResponseShellCallCommandAddedStreamingEvent)
-    /// A streaming event that indicated a shell command was incrementally updated. (type: `response.shell_call_command.delta`)
+    /// A streaming event that indicated a shell command was incrementally updated. Selected when `type` is `response.shell_call_command.delta`.
     case responseShellCallCommandDelta(ResponseShellCallCommandDeltaStreamingEvent)
-    /// A streaming event that indicated a shell command was completed. (type: `response.shell_call_command.done`)
+    /// A streaming event that indicated a shell command was completed. Selected when `type` is `response.shell_call_command.done`.
     case responseShellCallCommandDone(ResponseShellCallCommandDoneStreamingEvent)
-    /// A streaming event that indicated shell call output was incrementally added. (type: `response.shell_call_output_content.delta`)
+    /// A streaming event that indicated shell call output was incrementally added. Selected when `type` is `response.shell_call_output_content.delta`.
     case responseShellCallOutputContentDelta(ResponseShellCallOutputContentDeltaStreamingEvent)
-    /// A streaming event that indicated shell call output was completed. (type: `response.shell_call_output_content.done`)
+    /// A streaming event that indicated shell call output was completed. Selected when `type` is `response.shell_call_output_content.done`.
     case responseShellCallOutputContentDone(ResponseShellCallOutputContentDoneStreamingEvent)
-    /// Emitted when the response is in progress. (type: `response.in_progress`)
+    /// Emitted when the response is in progress. Selected when `type` is `response.in_progress`.
     case responseInProgress(ResponseInProgressEvent)
-    /// An event that is emitted when a response fails. (type: `response.failed`)
+    /// An event that is emitted when a response fails. Selected when `type` is `response.failed`.
     case responseFailed(ResponseFailedEvent)
-    /// An event that is emitted when a response finishes as incomplete. (type: `response.incomplete`)
+    /// An event that is emitted when a response finishes as incomplete. Selected when `type` is `response.incomplete`.
     case responseIncomplete(ResponseIncompleteEvent)
-    /// Emitted when a new output item is added. (type: `response.output_item.added`)
+    /// Emitted when a new output item is added. Selected when `type` is `response.output_item.added`.
     case responseOutputItemAdded(ResponseOutputItemAddedEvent)
-    /// Emitted when an output item is marked done. (type: `response.output_item.done`)
+    /// Emitted when an output item is marked done. Selected when `type` is `response.output_item.done`.
     case responseOutputItemDone(ResponseOutputItemDoneEvent)
-    /// Emitted when a new reasoning summary part is added. (type: `response.reasoning_summary_part.added`)
+    /// Emitted when a new reasoning summary part is added. Selected when `type` is `response.reasoning_summary_part.added`.
     case responseReasoningSummaryPartAdded(ResponseReasoningSummaryPartAddedEvent)
-    /// Emitted when a reasoning summary part is completed. (type: `response.reasoning_summary_part.done`)
+    /// Emitted when a reasoning summary part is completed. Selected when `type` is `response.reasoning_summary_part.done`.
     case responseReasoningSummaryPartDone(ResponseReasoningSummaryPartDoneEvent)
-    /// Emitted when a delta is added to a reasoning summary text. (type: `response.reasoning_summary_text.delta`)
+    /// Emitted when a delta is added to a reasoning summary text. Selected when `type` is `response.reasoning_summary_text.delta`.
     case responseReasoningSummaryTextDelta(ResponseReasoningSummaryTextDeltaEvent)
-    /// Emitted when a reasoning summary text is completed. (type: `response.reasoning_summary_text.done`)
+    /// Emitted when a reasoning summary text is completed. Selected when `type` is `response.reasoning_summary_text.done`.
     case responseReasoningSummaryTextDone(ResponseReasoningSummaryTextDoneEvent)
-    /// Emitted when a delta is added to a reasoning text. (type: `response.reasoning_text.delta`)
+    /// Emitted when a delta is added to a reasoning text. Selected when `type` is `response.reasoning_text.delta`.
     case responseReasoningTextDelta(ResponseReasoningTextDeltaEvent)
-    /// Emitted when a reasoning text is completed. (type: `response.reasoning_text.done`)
+    /// Emitted when a reasoning text is completed. Selected when `type` is `response.reasoning_text.done`.
     case responseReasoningTextDone(ResponseReasoningTextDoneEvent)
-    /// Emitted when there is a partial refusal text. (type: `response.refusal.delta`)
+    /// Emitted when there is a partial refusal text. Selected when `type` is `response.refusal.delta`.
     case responseRefusalDelta(ResponseRefusalDeltaEvent)
-    /// Emitted when refusal text is finalized. (type: `response.refusal.done`)
+    /// Emitted when refusal text is finalized. Selected when `type` is `response.refusal.done`.
     case responseRefusalDone(ResponseRefusalDoneEvent)
-    /// Emitted when there is an additional text delta. (type: `response.output_text.delta`)
+    /// Emitted when there is an additional text delta. Selected when `type` is `response.output_text.delta`.
     case responseOutputTextDelta(ResponseTextDeltaEvent)
-    /// Emitted when text content is finalized. (type: `response.output_text.done`)
+    /// Emitted when text content is finalized. Selected when `type` is `response.output_text.done`.
     case responseOutputTextDone(ResponseTextDoneEvent)
-    /// Emitted when a web search call is completed. (type: `response.web_search_call.completed`)
+    /// Emitted when a web search call is completed. Selected when `type` is `response.web_search_call.completed`.
     case responseWebSearchCallCompleted(ResponseWebSearchCallCompletedEvent)
-    /// Emitted when a web search call is initiated. (type: `response.web_search_call.in_progress`)
+    /// Emitted when a web search call is initiated. Selected when `type` is `response.web_search_call.in_progress`.
     case responseWebSearchCallInProgress(ResponseWebSearchCallInProgressEvent)
-    /// Emitted when a web search call is executing. (type: `response.web_search_call.searching`)
+    /// Emitted when a web search call is executing. Selected when `type` is `response.web_search_call.searching`.
     case responseWebSearchCallSearching(ResponseWebSearchCallSearchingEvent)
-    /// Emitted when an image generation tool call has completed and the final image is available. (type: `response.image_generation_call.completed`)
+    /// Emitted when an image generation tool call has completed and the final image is available. Selected when `type` is `response.image_generation_call.completed`.
     case responseImageGenerationCallCompleted(ResponseImageGenCallCompletedEvent)
-    /// Emitted when an image generation tool call is actively generating an image (intermediate state). (type: `response.image_generation_call.generating`)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). Selected when `type` is `response.image_generation_call.generating`.
     case responseImageGenerationCallGenerating(ResponseImageGenCallGeneratingEvent)
-    /// Emitted when an image generation tool call is in progress. (type: `response.image_generation_call.in_progress`)
+    /// Emitted when an image generation tool call is in progress. Selected when `type` is `response.image_generation_call.in_progress`.
     case responseImageGenerationCallInProgress(ResponseImageGenCallInProgressEvent)
-    /// Emitted when a partial image is available during image generation streaming. (type: `response.image_generation_call.partial_image`)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `response.image_generation_call.partial_image`.
     case responseImageGenerationCallPartialImage(ResponseImageGenCallPartialImageEvent)
-    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. (type: `response.mcp_call_arguments.delta`)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. Selected when `type` is `response.mcp_call_arguments.delta`.
     case responseMCPCallArgumentsDelta(ResponseMCPCallArgumentsDeltaEvent)
-    /// Emitted when the arguments for an MCP tool call are finalized. (type: `response.mcp_call_arguments.done`)
+    /// Emitted when the arguments for an MCP tool call are finalized. Selected when `type` is `response.mcp_call_arguments.done`.
     case responseMCPCallArgumentsDone(ResponseMCPCallArgumentsDoneEvent)
-    /// Emitted when an MCP  tool call has completed successfully. (type: `response.mcp_call.completed`)
+    /// Emitted when an MCP  tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
     case responseMCPCallCompleted(ResponseMCPCallCompletedEvent)
-    /// Emitted when an MCP  tool call has failed. (type: `response.mcp_call.failed`)
+    /// Emitted when an MCP  tool call has failed. Selected when `type` is `response.mcp_call.failed`.
     case responseMCPCallFailed(ResponseMCPCallFailedEvent)
-    /// Emitted when an MCP  tool call is in progress. (type: `response.mcp_call.in_progress`)
+    /// Emitted when an MCP  tool call is in progress. Selected when `type` is `response.mcp_call.in_progress`.
     case responseMCPCallInProgress(ResponseMCPCallInProgressEvent)
-    /// Emitted when the list of available MCP tools has been successfully retrieved. (type: `response.mcp_list_tools.completed`)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. Selected when `type` is `response.mcp_list_tools.completed`.
     case responseMCPListToolsCompleted(ResponseMCPListToolsCompletedEvent)
-    /// Emitted when the attempt to list available MCP tools has failed. (type: `response.mcp_list_tools.failed`)
+    /// Emitted when the attempt to list available MCP tools has failed. Selected when `type` is `response.mcp_list_tools.failed`.
     case responseMCPListToolsFailed(ResponseMCPListToolsFailedEvent)
-    /// Emitted when the system is in the process of retrieving the list of available MCP tools. (type: `response.mcp_list_tools.in_progress`)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. Selected when `type` is `response.mcp_list_tools.in_progress`.
     case responseMCPListToolsInProgress(ResponseMCPListToolsInProgressEvent)
-    /// Emitted when an annotation is added to output text content. (type: `response.output_text.annotation.added`)
+    /// Emitted when an annotation is added to output text content. Selected when `type` is `response.output_text.annotation.added`.
     case responseOutputTextAnnotationAdded(ResponseOutputTextAnnotationAddedEvent)
-    /// Emitted when a response is queued and waiting to be processed. (type: `response.queued`)
+    /// Emitted when a response is queued and waiting to be processed. Selected when `type` is `response.queued`.
     case responseQueued(ResponseQueuedEvent)
-    /// Event representing a delta (partial update) to the input of a custom tool call. (type: `response.custom_tool_call_input.delta`)
+    /// Event representing a delta (partial update) to the input of a custom tool call. Selected when `type` is `response.custom_tool_call_input.delta`.
     case responseCustomToolCallInputDelta(ResponseCustomToolCallInputDeltaEvent)
-    /// Event indicating that input for a custom tool call is complete. (type: `response.custom_tool_call_input.done`)
+    /// Event indicating that input for a custom tool call is complete. Selected when `type` is `response.custom_tool_call_input.done`.
     case responseCustomToolCallInputDone(ResponseCustomToolCallInputDoneEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

@@ -3,121 +3,107 @@
 
 import Foundation
 
-/// The `CreateResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
 public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: CreateResponse.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: CreateResponse.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
-    /// The `background` member.
     public var background: Swift.Bool?
-    /// The `max_tool_calls` member.
+    /// The JSON member `max_tool_calls`.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: ResponseTextParam?
     /// An array of tools the model may call while generating a response. You
     /// can specify which tool to use by setting the `tool_choice` parameter.
     ///
     /// We support the following categories of tools:
     /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
     /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
     ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
     /// - **Function calls (custom tools)**: Functions that are defined by you,
     ///   enabling the model to call your own code with strongly typed arguments
     ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
     ///   custom tools to call your own code.
     public var tools: ToolsArray?
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
-    /// The `prompt` member.
     public var prompt: Prompt?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: ServiceTierResponses?
     private var _truncation: CreateResponse.Truncation?
-    /// The `truncation` member.
     @available(*, deprecated)
     public var truncation: CreateResponse.Truncation? {
         get { _truncation }
         set { _truncation = newValue }
     }
-    /// The `reasoning` member.
     public var reasoning: Reasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
     /// Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Image inputs](/docs/guides/images)
-    /// - [File inputs](/docs/guides/pdf-files)
-    /// - [Conversation state](/docs/guides/conversation-state)
-    /// - [Function calling](/docs/guides/function-calling)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Image inputs](https://platform.openai.com/docs/guides/images)
+    /// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
+    /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
+    /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
     public var input: InputParam?
-    /// The `include` member.
     public var include: [IncludeEnum]?
-    /// The `parallel_tool_calls` member.
+    /// The JSON member `parallel_tool_calls`.
     public var parallelToolCalls: Swift.Bool?
-    /// The `store` member.
     public var store: Swift.Bool?
-    /// The `instructions` member.
     public var instructions: Swift.String?
-    /// The `moderation` member.
     public var moderation: ModerationParam?
-    /// The `stream` member.
     public var stream: Swift.Bool?
-    /// The `stream_options` member.
+    /// The JSON member `stream_options`.
     public var streamOptions: ResponseStreamOptions?
-    /// The `conversation` member.
     public var conversation: ConversationParam?
-    /// The `context_management` member.
+    /// The JSON member `context_management`.
     public var contextManagement: [ContextManagementParam]?
-    /// The `max_output_tokens` member.
+    /// The JSON member `max_output_tokens`.
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -125,37 +111,25 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `CreateResponse`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - truncation: The `truncation` member.
-    ///   - reasoning: The `reasoning` member.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - serviceTier: The JSON member `service_tier`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
-    ///   - include: The `include` member.
-    ///   - parallelToolCalls: The `parallel_tool_calls` member.
-    ///   - store: The `store` member.
-    ///   - instructions: The `instructions` member.
-    ///   - moderation: The `moderation` member.
-    ///   - stream: The `stream` member.
-    ///   - streamOptions: The `stream_options` member.
-    ///   - conversation: The `conversation` member.
-    ///   - contextManagement: The `context_management` member.
-    ///   - maxOutputTokens: The `max_output_tokens` member.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - streamOptions: The JSON member `stream_options`.
+    ///   - contextManagement: The JSON member `context_management`.
+    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     public init(
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
@@ -337,7 +311,7 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -397,7 +371,6 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable, SpecDev
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -416,8 +389,7 @@ public struct CustomToolCallOutputResource: Codable, Hashable, Sendable, SpecDev
     ///   - id: The unique ID of the custom tool call output item.
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
     ///   - output: The output from the custom tool call generated by your code.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
-    ///   - caller: The `caller` member.
+    ///   - status: The status of the item.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -529,7 +501,6 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable, SpecDeviation
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -552,8 +523,7 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable, SpecDeviation
     ///   - callID: An identifier used to map this custom tool call to a tool call output.
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
-    ///   - caller: The `caller` member.
+    ///   - status: The status of the item.
     ///   - namespace: The namespace of the custom tool being called.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
@@ -624,8 +594,6 @@ public struct CustomToolCallResource: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `InputMessageResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/InputMessageResource`.
 public struct InputMessageResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The role of the message input. One of `user`, `system`, or `developer`.
@@ -644,10 +612,10 @@ public struct InputMessageResource: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `InputMessageResource`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - content: A list of one or many input items to the model, containing different content
+    ///   - role: The role of the message input.
+    ///   - content: A list of one or many input items to the model, containing different content types.
     ///   - id: The unique ID of the message input.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
+    ///   - status: The status of item.
     public init(
         role: InputMessageResource.RoleValue,
         content: InputMessageContentList,
@@ -744,19 +712,19 @@ public struct InputMessageResource: Codable, Hashable, Sendable, SpecDeviationRe
 /// Text, image, or file inputs to the model, used to generate a response.
 ///
 /// Learn more:
-/// - [Text inputs and outputs](/docs/guides/text)
-/// - [Image inputs](/docs/guides/images)
-/// - [File inputs](/docs/guides/pdf-files)
-/// - [Conversation state](/docs/guides/conversation-state)
-/// - [Function calling](/docs/guides/function-calling)
+/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+/// - [Image inputs](https://platform.openai.com/docs/guides/images)
+/// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
+/// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
+/// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
 ///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputParam`.
 public enum InputParam: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    /// A text input to the model, equivalent to a text input with the
+    /// A text input to the model, equivalent to a text input with the `user` role.
     case string(Swift.String)
-    /// A list of one or many input items to the model, containing
+    /// A list of one or many input items to the model, containing different content types.
     case inputItemList([InputItem])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -800,59 +768,59 @@ public enum ItemResource: Codable, Hashable, Sendable, UnknownCaseRepresentable 
     case inputMessageResource(InputMessageResource)
     /// An output message from the model.
     case outputMessage(OutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
     case fileSearchCall(FileSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
     case computerCall(ComputerToolCall)
-    /// type: `computer_call_output`
+    /// Selected when `type` is `computer_call_output`.
     case computerCallOutput(ComputerToolCallOutputResource)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
     case webSearchCall(WebSearchToolCall)
-    /// type: `function_call`
+    /// Selected when `type` is `function_call`.
     case functionCall(FunctionToolCallResource)
-    /// type: `function_call_output`
+    /// Selected when `type` is `function_call_output`.
     case functionCallOutput(FunctionToolCallOutputResource)
-    /// type: `tool_search_call`
+    /// Selected when `type` is `tool_search_call`.
     case toolSearchCall(ToolSearchCall)
-    /// type: `tool_search_output`
+    /// Selected when `type` is `tool_search_output`.
     case toolSearchOutput(ToolSearchOutput)
-    /// type: `additional_tools`
+    /// Selected when `type` is `additional_tools`.
     case additionalTools(AdditionalTools)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
     case reasoning(ReasoningItem)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(Program)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(ProgramOutput)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
     case compaction(CompactionBody)
-    /// An image generation request made by the model. (type: `image_generation_call`)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
     case imageGenerationCall(ImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
     case codeInterpreterCall(CodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
     case localShellCall(LocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
     case localShellCallOutput(LocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. (type: `shell_call`)
+    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
     case shellCall(FunctionShellCall)
-    /// The output of a shell tool call that was emitted. (type: `shell_call_output`)
+    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
     case shellCallOutput(FunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. (type: `apply_patch_call`)
+    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
     case applyPatchCall(ApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
     case applyPatchCallOutput(ApplyPatchToolCallOutput)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
     case mcpListTools(MCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
     case mcpApprovalRequest(MCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
     case mcpApprovalResponse(MCPApprovalResponseResource)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
     case mcpCall(MCPToolCall)
-    /// type: `custom_tool_call`
+    /// Selected when `type` is `custom_tool_call`.
     case customToolCall(CustomToolCallResource)
-    /// type: `custom_tool_call_output`
+    /// Selected when `type` is `custom_tool_call_output`.
     case customToolCallOutput(CustomToolCallOutputResource)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -968,17 +936,15 @@ public enum ItemResource: Codable, Hashable, Sendable, UnknownCaseRepresentable 
     }
 }
 
-/// The `OutputContent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputContent`.
 public enum OutputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text output from the model. (type: `output_text`)
+    /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(OutputTextContent)
-    /// A refusal from the model. (type: `refusal`)
+    /// A refusal from the model. Selected when `type` is `refusal`.
     case refusal(RefusalContent)
-    /// Reasoning text from the model. (type: `reasoning_text`)
+    /// Reasoning text from the model. Selected when `type` is `reasoning_text`.
     case reasoningText(ReasoningTextContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1012,67 +978,65 @@ public enum OutputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable
     }
 }
 
-/// The `OutputItem` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputItem`.
 public enum OutputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// An output message from the model. (type: `message`)
+    /// An output message from the model. Selected when `type` is `message`.
     case message(OutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
     case fileSearchCall(FileSearchToolCall)
-    /// A tool call to run a function. See the (type: `function_call`)
+    /// A tool call to run a function. Selected when `type` is `function_call`.
     case functionCall(FunctionToolCall)
-    /// type: `function_call_output`
+    /// Selected when `type` is `function_call_output`.
     case functionCallOutput(FunctionToolCallOutputResource)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
     case webSearchCall(WebSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
     case computerCall(ComputerToolCall)
-    /// type: `computer_call_output`
+    /// Selected when `type` is `computer_call_output`.
     case computerCallOutput(ComputerToolCallOutputResource)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
     case reasoning(ReasoningItem)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(Program)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(ProgramOutput)
-    /// type: `tool_search_call`
+    /// Selected when `type` is `tool_search_call`.
     case toolSearchCall(ToolSearchCall)
-    /// type: `tool_search_output`
+    /// Selected when `type` is `tool_search_output`.
     case toolSearchOutput(ToolSearchOutput)
-    /// type: `additional_tools`
+    /// Selected when `type` is `additional_tools`.
     case additionalTools(AdditionalTools)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
     case compaction(CompactionBody)
-    /// An image generation request made by the model. (type: `image_generation_call`)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
     case imageGenerationCall(ImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
     case codeInterpreterCall(CodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
     case localShellCall(LocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
     case localShellCallOutput(LocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. (type: `shell_call`)
+    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
     case shellCall(FunctionShellCall)
-    /// The output of a shell tool call that was emitted. (type: `shell_call_output`)
+    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
     case shellCallOutput(FunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. (type: `apply_patch_call`)
+    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
     case applyPatchCall(ApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
     case applyPatchCallOutput(ApplyPatchToolCallOutput)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
     case mcpCall(MCPToolCall)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
     case mcpListTools(MCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
     case mcpApprovalRequest(MCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
     case mcpApprovalResponse(MCPApprovalResponseResource)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
+    /// A call to a custom tool created by the model. Selected when `type` is `custom_tool_call`.
     case customToolCall(CustomToolCall)
-    /// type: `custom_tool_call_output`
+    /// Selected when `type` is `custom_tool_call_output`.
     case customToolCallOutput(CustomToolCallOutputResource)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1185,76 +1149,71 @@ public enum OutputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
 ///
 /// - Remark: Generated from `#/components/schemas/Response`.
 public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `top_logprobs` member.
+    /// The JSON member `top_logprobs`.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: Response.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: Response.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses
-    /// The `background` member.
     public var background: Swift.Bool?
-    /// The `max_tool_calls` member.
+    /// The JSON member `max_tool_calls`.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: ResponseTextParam?
     /// An array of tools the model may call while generating a response. You
     /// can specify which tool to use by setting the `tool_choice` parameter.
     ///
     /// We support the following categories of tools:
     /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
     /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
     ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
     /// - **Function calls (custom tools)**: Functions that are defined by you,
     ///   enabling the model to call your own code with strongly typed arguments
     ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
     ///   custom tools to call your own code.
     public var tools: ToolsArray
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
-    /// The `prompt` member.
     public var prompt: Prompt?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: ServiceTierResponses?
-    /// The `truncation` member.
     public var truncation: Response.Truncation?
     /// Unique identifier for this Response.
     public var id: Swift.String
@@ -1263,11 +1222,10 @@ public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var status: Response.Status?
     /// Unix timestamp (in seconds) of when this Response was created.
     public var createdAt: Swift.Double
-    /// The `completed_at` member.
+    /// The JSON member `completed_at`.
     public var completedAt: Swift.Double?
-    /// The `error` member.
     public var error: ResponseError?
-    /// The `incomplete_details` member.
+    /// The JSON member `incomplete_details`.
     public var incompleteDetails: Response.IncompleteDetails?
     /// An array of content items generated by the model.
     ///
@@ -1278,22 +1236,18 @@ public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   the model, you might consider using the `output_text` property where
     ///   supported in SDKs.
     public var output: [OutputItem]
-    /// The `reasoning` member.
     public var reasoning: Reasoning?
-    /// The `instructions` member.
     public var instructions: Response.Instructions?
     /// Represents token usage details including input tokens, output tokens,
     /// a breakdown of output tokens, and the total tokens used.
     public var usage: ResponseUsage?
     /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
     public var promptCacheOptions: PromptCacheOptions?
-    /// The `moderation` member.
     public var moderation: Moderation?
     /// Whether to allow the model to run tool calls in parallel.
     public var parallelToolCalls: Swift.Bool?
-    /// The `conversation` member.
     public var conversation: ResponseConversation?
-    /// The `max_output_tokens` member.
+    /// The JSON member `max_output_tokens`.
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1301,39 +1255,29 @@ public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Response`.
     ///
     /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - tools: An array of tools the model may call while generating a response. You
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - tools: An array of tools the model may call while generating a response.
     ///   - id: Unique identifier for this Response.
     ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
     ///   - output: An array of content items generated by the model.
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: The `top_logprobs` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - truncation: The `truncation` member.
-    ///   - status: The status of the response generation. One of `completed`, `failed`,
-    ///   - completedAt: The `completed_at` member.
-    ///   - error: The `error` member.
-    ///   - incompleteDetails: The `incomplete_details` member.
-    ///   - reasoning: The `reasoning` member.
-    ///   - instructions: The `instructions` member.
-    ///   - usage: Represents token usage details including input tokens, output tokens,
-    ///   - promptCacheOptions: The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-    ///   - moderation: The `moderation` member.
+    ///   - topLogprobs: The JSON member `top_logprobs`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - status: The status of the response generation.
+    ///   - completedAt: The JSON member `completed_at`.
+    ///   - incompleteDetails: The JSON member `incomplete_details`.
+    ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
+    ///   - promptCacheOptions: The prompt-caching options that were applied to the response.
     ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
-    ///   - conversation: The `conversation` member.
-    ///   - maxOutputTokens: The `max_output_tokens` member.
+    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     public init(
         model: ModelIDsResponses,
         tools: ToolsArray,
@@ -1528,7 +1472,7 @@ public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -1681,9 +1625,9 @@ public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/Response/allOf/2/properties/instructions/anyOf/0`.
     public enum Instructions: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// A text input to the model, equivalent to a text input with the
+        /// A text input to the model, equivalent to a text input with the `developer` role.
         case string(Swift.String)
-        /// A list of one or many input items to the model, containing
+        /// A list of one or many input items to the model, containing different content types.
         case inputItemList([InputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2773,11 +2717,9 @@ public struct ResponseErrorCode: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseErrorEvent`.
 public struct ResponseErrorEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.String?
     /// The error message.
     public var message: Swift.String
-    /// The `param` member.
     public var param: Swift.String?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
@@ -2789,8 +2731,6 @@ public struct ResponseErrorEvent: Codable, Hashable, Sendable, SpecDeviationRepo
     /// - Parameters:
     ///   - message: The error message.
     ///   - sequenceNumber: The sequence number of this event.
-    ///   - code: The `code` member.
-    ///   - param: The `param` member.
     public init(
         message: Swift.String,
         sequenceNumber: Swift.Int,
@@ -3768,8 +3708,6 @@ public struct ResponseLogProb: Codable, Hashable, Sendable, SpecDeviationReporti
         try container.encodeIfPresent(self.topLogprobs, forKey: .topLogprobs)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/ResponseLogProb/properties/top_logprobs/items`.
     public struct TopLogprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A possible text token.
@@ -3956,6 +3894,68 @@ public struct ResponseMCPCallArgumentsDoneEvent: Codable, Hashable, Sendable, Sp
         try container.encode(self.outputIndex, forKey: .outputIndex)
         try container.encode(self.itemID, forKey: .itemID)
         try container.encode(self.arguments, forKey: .arguments)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when an MCP  tool call has completed successfully.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseMCPCallCompletedEvent`.
+public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The ID of the MCP tool call item that completed.
+    public var itemID: Swift.String
+    /// The index of the output item that completed.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseMCPCallCompletedEvent`.
+    ///
+    /// - Parameters:
+    ///   - itemID: The ID of the MCP tool call item that completed.
+    ///   - outputIndex: The index of the output item that completed.
+    ///   - sequenceNumber: The sequence number of this event.
+    public init(
+        itemID: Swift.String,
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int
+    ) {
+        self.itemID = itemID
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case itemID = "item_id"
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case type
+    }
+
+    /// Decodes `ResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.mcp_call.completed", .type, required: true)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.mcp_call.completed", forKey: .type)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
     }
 }

@@ -3,68 +3,6 @@
 
 import Foundation
 
-/// Emitted when an MCP  tool call has completed successfully.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseMCPCallCompletedEvent`.
-public struct ResponseMCPCallCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The ID of the MCP tool call item that completed.
-    public var itemID: Swift.String
-    /// The index of the output item that completed.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ResponseMCPCallCompletedEvent`.
-    ///
-    /// - Parameters:
-    ///   - itemID: The ID of the MCP tool call item that completed.
-    ///   - outputIndex: The index of the output item that completed.
-    ///   - sequenceNumber: The sequence number of this event.
-    public init(
-        itemID: Swift.String,
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int
-    ) {
-        self.itemID = itemID
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case itemID = "item_id"
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case type
-    }
-
-    /// Decodes `ResponseMCPCallCompletedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.mcp_call.completed", .type, required: true)
-        self.itemID = try reader.required(Swift.String.self, .itemID)
-        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
-        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.mcp_call.completed", forKey: .type)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-    }
-}
-
 /// Emitted when an MCP  tool call has failed.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseMCPCallFailedEvent`.
@@ -396,7 +334,7 @@ public struct ResponseOutputItemAddedEvent: Codable, Hashable, Sendable, SpecDev
     /// - Parameters:
     ///   - outputIndex: The index of the output item that was added.
     ///   - sequenceNumber: The sequence number of this event.
-    ///   - item: The output item that was added. For reasoning items, `encrypted_content`
+    ///   - item: The output item that was added.
     public init(
         outputIndex: Swift.Int,
         sequenceNumber: Swift.Int,
@@ -588,48 +526,44 @@ public struct ResponseOutputTextAnnotationAddedEvent: Codable, Hashable, Sendabl
     }
 }
 
-/// The `ResponseProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ResponseProperties`.
 public struct ResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: ModelIDsResponses?
-    /// The `background` member.
     public var background: Swift.Bool?
-    /// The `max_tool_calls` member.
+    /// The JSON member `max_tool_calls`.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: ResponseTextParam?
     /// An array of tools the model may call while generating a response. You
     /// can specify which tool to use by setting the `tool_choice` parameter.
     ///
     /// We support the following categories of tools:
     /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
     /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
     ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
     /// - **Function calls (custom tools)**: Functions that are defined by you,
     ///   enabling the model to call your own code with strongly typed arguments
     ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
     ///   custom tools to call your own code.
     public var tools: ToolsArray?
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: ToolChoiceParam?
-    /// The `prompt` member.
     public var prompt: Prompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -637,14 +571,12 @@ public struct ResponseProperties: Codable, Hashable, Sendable, SpecDeviationRepo
     /// Creates a new `ResponseProperties`.
     ///
     /// - Parameters:
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     public init(
         previousResponseID: Swift.String? = nil,
         model: ModelIDsResponses? = nil,
@@ -1485,121 +1417,121 @@ public struct ResponseRefusalDoneEvent: Codable, Hashable, Sendable, SpecDeviati
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamEvent`.
 public enum ResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
+    /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(ResponseAudioDeltaEvent)
-    /// Emitted when the audio response is complete. (type: `response.audio.done`)
+    /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
     case responseAudioDone(ResponseAudioDoneEvent)
-    /// Emitted when there is a partial transcript of audio. (type: `response.audio.transcript.delta`)
+    /// Emitted when there is a partial transcript of audio. Selected when `type` is `response.audio.transcript.delta`.
     case responseAudioTranscriptDelta(ResponseAudioTranscriptDeltaEvent)
-    /// Emitted when the full audio transcript is completed. (type: `response.audio.transcript.done`)
+    /// Emitted when the full audio transcript is completed. Selected when `type` is `response.audio.transcript.done`.
     case responseAudioTranscriptDone(ResponseAudioTranscriptDoneEvent)
-    /// Emitted when a partial code snippet is streamed by the code interpreter. (type: `response.code_interpreter_call_code.delta`)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.delta`.
     case responseCodeInterpreterCallCodeDelta(ResponseCodeInterpreterCallCodeDeltaEvent)
-    /// Emitted when the code snippet is finalized by the code interpreter. (type: `response.code_interpreter_call_code.done`)
+    /// Emitted when the code snippet is finalized by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.done`.
     case responseCodeInterpreterCallCodeDone(ResponseCodeInterpreterCallCodeDoneEvent)
-    /// Emitted when the code interpreter call is completed. (type: `response.code_interpreter_call.completed`)
+    /// Emitted when the code interpreter call is completed. Selected when `type` is `response.code_interpreter_call.completed`.
     case responseCodeInterpreterCallCompleted(ResponseCodeInterpreterCallCompletedEvent)
-    /// Emitted when a code interpreter call is in progress. (type: `response.code_interpreter_call.in_progress`)
+    /// Emitted when a code interpreter call is in progress. Selected when `type` is `response.code_interpreter_call.in_progress`.
     case responseCodeInterpreterCallInProgress(ResponseCodeInterpreterCallInProgressEvent)
-    /// Emitted when the code interpreter is actively interpreting the code snippet. (type: `response.code_interpreter_call.interpreting`)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. Selected when `type` is `response.code_interpreter_call.interpreting`.
     case responseCodeInterpreterCallInterpreting(ResponseCodeInterpreterCallInterpretingEvent)
-    /// Emitted when the model response is complete. (type: `response.completed`)
+    /// Emitted when the model response is complete. Selected when `type` is `response.completed`.
     case responseCompleted(ResponseCompletedEvent)
-    /// Emitted when a new content part is added. (type: `response.content_part.added`)
+    /// Emitted when a new content part is added. Selected when `type` is `response.content_part.added`.
     case responseContentPartAdded(ResponseContentPartAddedEvent)
-    /// Emitted when a content part is done. (type: `response.content_part.done`)
+    /// Emitted when a content part is done. Selected when `type` is `response.content_part.done`.
     case responseContentPartDone(ResponseContentPartDoneEvent)
-    /// An event that is emitted when a response is created. (type: `response.created`)
+    /// An event that is emitted when a response is created. Selected when `type` is `response.created`.
     case responseCreated(ResponseCreatedEvent)
-    /// Emitted when an error occurs. (type: `error`)
+    /// Emitted when an error occurs. Selected when `type` is `error`.
     case error(ResponseErrorEvent)
-    /// Emitted when a file search call is completed (results found). (type: `response.file_search_call.completed`)
+    /// Emitted when a file search call is completed (results found). Selected when `type` is `response.file_search_call.completed`.
     case responseFileSearchCallCompleted(ResponseFileSearchCallCompletedEvent)
-    /// Emitted when a file search call is initiated. (type: `response.file_search_call.in_progress`)
+    /// Emitted when a file search call is initiated. Selected when `type` is `response.file_search_call.in_progress`.
     case responseFileSearchCallInProgress(ResponseFileSearchCallInProgressEvent)
-    /// Emitted when a file search is currently searching. (type: `response.file_search_call.searching`)
+    /// Emitted when a file search is currently searching. Selected when `type` is `response.file_search_call.searching`.
     case responseFileSearchCallSearching(ResponseFileSearchCallSearchingEvent)
-    /// Emitted when there is a partial function-call arguments delta. (type: `response.function_call_arguments.delta`)
+    /// Emitted when there is a partial function-call arguments delta. Selected when `type` is `response.function_call_arguments.delta`.
     case responseFunctionCallArgumentsDelta(ResponseFunctionCallArgumentsDeltaEvent)
-    /// Emitted when function-call arguments are finalized. (type: `response.function_call_arguments.done`)
+    /// Emitted when function-call arguments are finalized. Selected when `type` is `response.function_call_arguments.done`.
     case responseFunctionCallArgumentsDone(ResponseFunctionCallArgumentsDoneEvent)
-    /// A streaming event that indicated a shell command was added to a tool call. (type: `response.shell_call_command.added`)
+    /// A streaming event that indicated a shell command was added to a tool call. Selected when `type` is `response.shell_call_command.added`.
     case responseShellCallCommandAdded(ResponseShellCallCommandAddedStreamingEvent)
-    /// A streaming event that indicated a shell command was incrementally updated. (type: `response.shell_call_command.delta`)
+    /// A streaming event that indicated a shell command was incrementally updated. Selected when `type` is `response.shell_call_command.delta`.
     case responseShellCallCommandDelta(ResponseShellCallCommandDeltaStreamingEvent)
-    /// A streaming event that indicated a shell command was completed. (type: `response.shell_call_command.done`)
+    /// A streaming event that indicated a shell command was completed. Selected when `type` is `response.shell_call_command.done`.
     case responseShellCallCommandDone(ResponseShellCallCommandDoneStreamingEvent)
-    /// A streaming event that indicated shell call output was incrementally added. (type: `response.shell_call_output_content.delta`)
+    /// A streaming event that indicated shell call output was incrementally added. Selected when `type` is `response.shell_call_output_content.delta`.
     case responseShellCallOutputContentDelta(ResponseShellCallOutputContentDeltaStreamingEvent)
-    /// A streaming event that indicated shell call output was completed. (type: `response.shell_call_output_content.done`)
+    /// A streaming event that indicated shell call output was completed. Selected when `type` is `response.shell_call_output_content.done`.
     case responseShellCallOutputContentDone(ResponseShellCallOutputContentDoneStreamingEvent)
-    /// Emitted when the response is in progress. (type: `response.in_progress`)
+    /// Emitted when the response is in progress. Selected when `type` is `response.in_progress`.
     case responseInProgress(ResponseInProgressEvent)
-    /// An event that is emitted when a response fails. (type: `response.failed`)
+    /// An event that is emitted when a response fails. Selected when `type` is `response.failed`.
     case responseFailed(ResponseFailedEvent)
-    /// An event that is emitted when a response finishes as incomplete. (type: `response.incomplete`)
+    /// An event that is emitted when a response finishes as incomplete. Selected when `type` is `response.incomplete`.
     case responseIncomplete(ResponseIncompleteEvent)
-    /// Emitted when a new output item is added. (type: `response.output_item.added`)
+    /// Emitted when a new output item is added. Selected when `type` is `response.output_item.added`.
     case responseOutputItemAdded(ResponseOutputItemAddedEvent)
-    /// Emitted when an output item is marked done. (type: `response.output_item.done`)
+    /// Emitted when an output item is marked done. Selected when `type` is `response.output_item.done`.
     case responseOutputItemDone(ResponseOutputItemDoneEvent)
-    /// Emitted when a new reasoning summary part is added. (type: `response.reasoning_summary_part.added`)
+    /// Emitted when a new reasoning summary part is added. Selected when `type` is `response.reasoning_summary_part.added`.
     case responseReasoningSummaryPartAdded(ResponseReasoningSummaryPartAddedEvent)
-    /// Emitted when a reasoning summary part is completed. (type: `response.reasoning_summary_part.done`)
+    /// Emitted when a reasoning summary part is completed. Selected when `type` is `response.reasoning_summary_part.done`.
     case responseReasoningSummaryPartDone(ResponseReasoningSummaryPartDoneEvent)
-    /// Emitted when a delta is added to a reasoning summary text. (type: `response.reasoning_summary_text.delta`)
+    /// Emitted when a delta is added to a reasoning summary text. Selected when `type` is `response.reasoning_summary_text.delta`.
     case responseReasoningSummaryTextDelta(ResponseReasoningSummaryTextDeltaEvent)
-    /// Emitted when a reasoning summary text is completed. (type: `response.reasoning_summary_text.done`)
+    /// Emitted when a reasoning summary text is completed. Selected when `type` is `response.reasoning_summary_text.done`.
     case responseReasoningSummaryTextDone(ResponseReasoningSummaryTextDoneEvent)
-    /// Emitted when a delta is added to a reasoning text. (type: `response.reasoning_text.delta`)
+    /// Emitted when a delta is added to a reasoning text. Selected when `type` is `response.reasoning_text.delta`.
     case responseReasoningTextDelta(ResponseReasoningTextDeltaEvent)
-    /// Emitted when a reasoning text is completed. (type: `response.reasoning_text.done`)
+    /// Emitted when a reasoning text is completed. Selected when `type` is `response.reasoning_text.done`.
     case responseReasoningTextDone(ResponseReasoningTextDoneEvent)
-    /// Emitted when there is a partial refusal text. (type: `response.refusal.delta`)
+    /// Emitted when there is a partial refusal text. Selected when `type` is `response.refusal.delta`.
     case responseRefusalDelta(ResponseRefusalDeltaEvent)
-    /// Emitted when refusal text is finalized. (type: `response.refusal.done`)
+    /// Emitted when refusal text is finalized. Selected when `type` is `response.refusal.done`.
     case responseRefusalDone(ResponseRefusalDoneEvent)
-    /// Emitted when there is an additional text delta. (type: `response.output_text.delta`)
+    /// Emitted when there is an additional text delta. Selected when `type` is `response.output_text.delta`.
     case responseOutputTextDelta(ResponseTextDeltaEvent)
-    /// Emitted when text content is finalized. (type: `response.output_text.done`)
+    /// Emitted when text content is finalized. Selected when `type` is `response.output_text.done`.
     case responseOutputTextDone(ResponseTextDoneEvent)
-    /// Emitted when a web search call is completed. (type: `response.web_search_call.completed`)
+    /// Emitted when a web search call is completed. Selected when `type` is `response.web_search_call.completed`.
     case responseWebSearchCallCompleted(ResponseWebSearchCallCompletedEvent)
-    /// Emitted when a web search call is initiated. (type: `response.web_search_call.in_progress`)
+    /// Emitted when a web search call is initiated. Selected when `type` is `response.web_search_call.in_progress`.
     case responseWebSearchCallInProgress(ResponseWebSearchCallInProgressEvent)
-    /// Emitted when a web search call is executing. (type: `response.web_search_call.searching`)
+    /// Emitted when a web search call is executing. Selected when `type` is `response.web_search_call.searching`.
     case responseWebSearchCallSearching(ResponseWebSearchCallSearchingEvent)
-    /// Emitted when an image generation tool call has completed and the final image is available. (type: `response.image_generation_call.completed`)
+    /// Emitted when an image generation tool call has completed and the final image is available. Selected when `type` is `response.image_generation_call.completed`.
     case responseImageGenerationCallCompleted(ResponseImageGenCallCompletedEvent)
-    /// Emitted when an image generation tool call is actively generating an image (intermediate state). (type: `response.image_generation_call.generating`)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). Selected when `type` is `response.image_generation_call.generating`.
     case responseImageGenerationCallGenerating(ResponseImageGenCallGeneratingEvent)
-    /// Emitted when an image generation tool call is in progress. (type: `response.image_generation_call.in_progress`)
+    /// Emitted when an image generation tool call is in progress. Selected when `type` is `response.image_generation_call.in_progress`.
     case responseImageGenerationCallInProgress(ResponseImageGenCallInProgressEvent)
-    /// Emitted when a partial image is available during image generation streaming. (type: `response.image_generation_call.partial_image`)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `response.image_generation_call.partial_image`.
     case responseImageGenerationCallPartialImage(ResponseImageGenCallPartialImageEvent)
-    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. (type: `response.mcp_call_arguments.delta`)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. Selected when `type` is `response.mcp_call_arguments.delta`.
     case responseMCPCallArgumentsDelta(ResponseMCPCallArgumentsDeltaEvent)
-    /// Emitted when the arguments for an MCP tool call are finalized. (type: `response.mcp_call_arguments.done`)
+    /// Emitted when the arguments for an MCP tool call are finalized. Selected when `type` is `response.mcp_call_arguments.done`.
     case responseMCPCallArgumentsDone(ResponseMCPCallArgumentsDoneEvent)
-    /// Emitted when an MCP  tool call has completed successfully. (type: `response.mcp_call.completed`)
+    /// Emitted when an MCP  tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
     case responseMCPCallCompleted(ResponseMCPCallCompletedEvent)
-    /// Emitted when an MCP  tool call has failed. (type: `response.mcp_call.failed`)
+    /// Emitted when an MCP  tool call has failed. Selected when `type` is `response.mcp_call.failed`.
     case responseMCPCallFailed(ResponseMCPCallFailedEvent)
-    /// Emitted when an MCP  tool call is in progress. (type: `response.mcp_call.in_progress`)
+    /// Emitted when an MCP  tool call is in progress. Selected when `type` is `response.mcp_call.in_progress`.
     case responseMCPCallInProgress(ResponseMCPCallInProgressEvent)
-    /// Emitted when the list of available MCP tools has been successfully retrieved. (type: `response.mcp_list_tools.completed`)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. Selected when `type` is `response.mcp_list_tools.completed`.
     case responseMCPListToolsCompleted(ResponseMCPListToolsCompletedEvent)
-    /// Emitted when the attempt to list available MCP tools has failed. (type: `response.mcp_list_tools.failed`)
+    /// Emitted when the attempt to list available MCP tools has failed. Selected when `type` is `response.mcp_list_tools.failed`.
     case responseMCPListToolsFailed(ResponseMCPListToolsFailedEvent)
-    /// Emitted when the system is in the process of retrieving the list of available MCP tools. (type: `response.mcp_list_tools.in_progress`)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. Selected when `type` is `response.mcp_list_tools.in_progress`.
     case responseMCPListToolsInProgress(ResponseMCPListToolsInProgressEvent)
-    /// Emitted when an annotation is added to output text content. (type: `response.output_text.annotation.added`)
+    /// Emitted when an annotation is added to output text content. Selected when `type` is `response.output_text.annotation.added`.
     case responseOutputTextAnnotationAdded(ResponseOutputTextAnnotationAddedEvent)
-    /// Emitted when a response is queued and waiting to be processed. (type: `response.queued`)
+    /// Emitted when a response is queued and waiting to be processed. Selected when `type` is `response.queued`.
     case responseQueued(ResponseQueuedEvent)
-    /// Event representing a delta (partial update) to the input of a custom tool call. (type: `response.custom_tool_call_input.delta`)
+    /// Event representing a delta (partial update) to the input of a custom tool call. Selected when `type` is `response.custom_tool_call_input.delta`.
     case responseCustomToolCallInputDelta(ResponseCustomToolCallInputDeltaEvent)
-    /// Event indicating that input for a custom tool call is complete. (type: `response.custom_tool_call_input.done`)
+    /// Event indicating that input for a custom tool call is complete. Selected when `type` is `response.custom_tool_call_input.done`.
     case responseCustomToolCallInputDone(ResponseCustomToolCallInputDoneEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1816,7 +1748,7 @@ public struct ResponseStreamOptions: Codable, Hashable, Sendable, SpecDeviationR
     /// Creates a new `ResponseStreamOptions`.
     ///
     /// - Parameters:
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     public init(includeObfuscation: Swift.Bool? = nil) {
         self.includeObfuscation = includeObfuscation
     }
@@ -2206,8 +2138,8 @@ public struct ResponseWebSearchCallSearchingEvent: Codable, Hashable, Sendable, 
 /// Specifies the processing type used for serving the request.
 ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
 ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
-///   - If set to '[flex](/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
-///   - To opt-in to [Fast mode](/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
 ///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
 ///   - When not set, the default behavior is 'auto'.
 ///
@@ -2250,28 +2182,26 @@ public struct ServiceTierResponses: OpenEnum {
 ///
 /// We support the following categories of tools:
 /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-///   or [file search](/docs/guides/tools-file-search). Learn more about
-///   [built-in tools](/docs/guides/tools).
+///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+///   [built-in tools](https://platform.openai.com/docs/guides/tools).
 /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
 ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
 /// - **Function calls (custom tools)**: Functions that are defined by you,
 ///   enabling the model to call your own code with strongly typed arguments
 ///   and outputs. Learn more about
-///   [function calling](/docs/guides/function-calling). You can also use
+///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
 ///   custom tools to call your own code.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolsArray`.
 public typealias ToolsArray = [Tool]
 
-/// The `ContextManagementParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContextManagementParam`.
 public struct ContextManagementParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
-    /// The `compact_threshold` member.
+    /// The JSON member `compact_threshold`.
     public var compactThreshold: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2279,8 +2209,8 @@ public struct ContextManagementParam: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `ContextManagementParam`.
     ///
     /// - Parameters:
-    ///   - type: The context management entry type. Currently only 'compaction' is supported.
-    ///   - compactThreshold: The `compact_threshold` member.
+    ///   - type: The context management entry type.
+    ///   - compactThreshold: The JSON member `compact_threshold`.
     public init(
         type: Swift.String,
         compactThreshold: Swift.Int? = nil
@@ -2470,9 +2400,9 @@ public struct Moderation: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/input`.
     public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A moderation result produced for the response input or output. (type: `moderation_result`)
+        /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(ModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. (type: `error`)
+        /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
         case error(ModerationErrorBody)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2509,9 +2439,9 @@ public struct Moderation: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/Moderation/properties/output`.
     public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A moderation result produced for the response input or output. (type: `moderation_result`)
+        /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(ModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. (type: `error`)
+        /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
         case error(ModerationErrorBody)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3009,28 +2939,16 @@ public struct ResponseShellCallOutputContentDoneStreamingEvent: Codable, Hashabl
     }
 }
 
-/// The `BetaError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaError`.
 public struct BetaError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.String?
-    /// The `message` member.
     public var message: Swift.String
-    /// The `param` member.
     public var param: Swift.String?
-    /// The `type` member.
     public var type: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaError`.
-    ///
-    /// - Parameters:
-    ///   - message: The `message` member.
-    ///   - type: The `type` member.
-    ///   - code: The `code` member.
-    ///   - param: The `param` member.
     public init(
         message: Swift.String,
         type: Swift.String,
@@ -3162,65 +3080,65 @@ public enum BetaItemResource: Codable, Hashable, Sendable, UnknownCaseRepresenta
     case inputMessageResource(BetaInputMessageResource)
     /// An output message from the model.
     case outputMessage(BetaOutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
     case fileSearchCall(BetaFileSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
     case computerCall(BetaComputerToolCall)
-    /// type: `computer_call_output`
+    /// Selected when `type` is `computer_call_output`.
     case computerCallOutput(BetaComputerToolCallOutputResource)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
     case webSearchCall(BetaWebSearchToolCall)
-    /// type: `function_call`
+    /// Selected when `type` is `function_call`.
     case functionCall(BetaFunctionToolCallResource)
-    /// type: `function_call_output`
+    /// Selected when `type` is `function_call_output`.
     case functionCallOutput(BetaFunctionToolCallOutputResource)
-    /// type: `agent_message`
+    /// Selected when `type` is `agent_message`.
     case agentMessage(BetaAgentMessage)
-    /// type: `multi_agent_call`
+    /// Selected when `type` is `multi_agent_call`.
     case multiAgentCall(BetaMultiAgentCall)
-    /// type: `multi_agent_call_output`
+    /// Selected when `type` is `multi_agent_call_output`.
     case multiAgentCallOutput(BetaMultiAgentCallOutput)
-    /// type: `tool_search_call`
+    /// Selected when `type` is `tool_search_call`.
     case toolSearchCall(BetaToolSearchCall)
-    /// type: `tool_search_output`
+    /// Selected when `type` is `tool_search_output`.
     case toolSearchOutput(BetaToolSearchOutput)
-    /// type: `additional_tools`
+    /// Selected when `type` is `additional_tools`.
     case additionalTools(BetaAdditionalTools)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
     case reasoning(BetaReasoningItem)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(BetaProgram)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(BetaProgramOutput)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
     case compaction(BetaCompactionBody)
-    /// An image generation request made by the model. (type: `image_generation_call`)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
     case imageGenerationCall(BetaImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
     case codeInterpreterCall(BetaCodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
     case localShellCall(BetaLocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
     case localShellCallOutput(BetaLocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. (type: `shell_call`)
+    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
     case shellCall(BetaFunctionShellCall)
-    /// The output of a shell tool call that was emitted. (type: `shell_call_output`)
+    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
     case shellCallOutput(BetaFunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. (type: `apply_patch_call`)
+    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
     case applyPatchCall(BetaApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
     case applyPatchCallOutput(BetaApplyPatchToolCallOutput)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
     case mcpListTools(BetaMCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
     case mcpApprovalRequest(BetaMCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
     case mcpApprovalResponse(BetaMCPApprovalResponseResource)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
     case mcpCall(BetaMCPToolCall)
-    /// type: `custom_tool_call`
+    /// Selected when `type` is `custom_tool_call`.
     case customToolCall(BetaCustomToolCallResource)
-    /// type: `custom_tool_call_output`
+    /// Selected when `type` is `custom_tool_call_output`.
     case customToolCallOutput(BetaCustomToolCallOutputResource)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3355,7 +3273,6 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable, Spe
     public var id: Swift.String
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -3374,9 +3291,8 @@ public struct BetaCustomToolCallOutputResource: Codable, Hashable, Sendable, Spe
     ///   - id: The unique ID of the custom tool call output item.
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
     ///   - output: The output from the custom tool call generated by your code.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3495,7 +3411,6 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable, SpecDevia
     public var id: Swift.String
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -3518,9 +3433,8 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable, SpecDevia
     ///   - callID: An identifier used to map this custom tool call to a tool call output.
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
     ///   - namespace: The namespace of the custom tool being called.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
@@ -3596,8 +3510,6 @@ public struct BetaCustomToolCallResource: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `BetaFunctionToolCallOutputResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallOutputResource`.
 public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -3610,7 +3522,6 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable, S
     public var name: Swift.String?
     /// The namespace of the tool that produced the output.
     public var namespace: Swift.String?
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
@@ -3628,12 +3539,11 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable, S
     /// - Parameters:
     ///   - id: The unique ID of the function call tool output.
     ///   - output: The output from the function call generated by your code.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the tool that produced the output.
     ///   - namespace: The namespace of the tool that produced the output.
-    ///   - caller: The `caller` member.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3752,8 +3662,6 @@ public struct BetaFunctionToolCallOutputResource: Codable, Hashable, Sendable, S
     }
 }
 
-/// The `BetaFunctionToolCallResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCallResource`.
 public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -3762,7 +3670,6 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable, SpecDev
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -3785,9 +3692,8 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable, SpecDev
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the function to run.
     ///   - arguments: A JSON string of the arguments to pass to the function.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
     ///   - namespace: The namespace of the function to run.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
@@ -3863,8 +3769,6 @@ public struct BetaFunctionToolCallResource: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `BetaInputMessageResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageResource`.
 public struct BetaInputMessageResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -3885,11 +3789,11 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `BetaInputMessageResource`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - content: A list of one or many input items to the model, containing different content
+    ///   - role: The role of the message input.
+    ///   - content: A list of one or many input items to the model, containing different content types.
     ///   - id: The unique ID of the message input.
     ///   - agent: The agent that produced this item.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
+    ///   - status: The status of item.
     public init(
         role: BetaInputMessageResource.RoleValue,
         content: BetaInputMessageContentList,
@@ -3985,5 +3889,83 @@ public struct BetaInputMessageResource: Codable, Hashable, Sendable, SpecDeviati
 
         /// `incomplete`
         public static var incomplete: Self { Self(rawValue: "incomplete") }
+    }
+}
+
+/// Event indicating that input for a custom tool call is complete.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDoneEvent`.
+public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The index of the output this event applies to.
+    public var outputIndex: Swift.Int
+    /// Unique identifier for the API item associated with this event.
+    public var itemID: Swift.String
+    /// The complete input data for the custom tool call.
+    public var input: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - outputIndex: The index of the output this event applies to.
+    ///   - itemID: Unique identifier for the API item associated with this event.
+    ///   - input: The complete input data for the custom tool call.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        sequenceNumber: Swift.Int,
+        outputIndex: Swift.Int,
+        itemID: Swift.String,
+        input: Swift.String,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.sequenceNumber = sequenceNumber
+        self.outputIndex = outputIndex
+        self.itemID = itemID
+        self.input = input
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case sequenceNumber = "sequence_number"
+        case outputIndex = "output_index"
+        case itemID = "item_id"
+        case input
+        case type
+    }
+
+    /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.custom_tool_call_input.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.itemID = try reader.required(Swift.String.self, .itemID)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.custom_tool_call_input.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.itemID, forKey: .itemID)
+        try container.encode(self.input, forKey: .input)
     }
 }

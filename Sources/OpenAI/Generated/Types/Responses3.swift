@@ -3,84 +3,6 @@
 
 import Foundation
 
-/// Event indicating that input for a custom tool call is complete.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDoneEvent`.
-public struct BetaResponseCustomToolCallInputDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The index of the output this event applies to.
-    public var outputIndex: Swift.Int
-    /// Unique identifier for the API item associated with this event.
-    public var itemID: Swift.String
-    /// The complete input data for the custom tool call.
-    public var input: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseCustomToolCallInputDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - outputIndex: The index of the output this event applies to.
-    ///   - itemID: Unique identifier for the API item associated with this event.
-    ///   - input: The complete input data for the custom tool call.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        sequenceNumber: Swift.Int,
-        outputIndex: Swift.Int,
-        itemID: Swift.String,
-        input: Swift.String,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.sequenceNumber = sequenceNumber
-        self.outputIndex = outputIndex
-        self.itemID = itemID
-        self.input = input
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case sequenceNumber = "sequence_number"
-        case outputIndex = "output_index"
-        case itemID = "item_id"
-        case input
-        case type
-    }
-
-    /// Decodes `BetaResponseCustomToolCallInputDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.custom_tool_call_input.done", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, .agent)
-        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
-        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
-        self.itemID = try reader.required(Swift.String.self, .itemID)
-        self.input = try reader.required(Swift.String.self, .input)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.custom_tool_call_input.done", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.itemID, forKey: .itemID)
-        try container.encode(self.input, forKey: .input)
-    }
-}
-
 /// Event representing a delta (partial update) to the input of a custom tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseCustomToolCallInputDeltaEvent`.
@@ -225,76 +147,71 @@ public struct BetaResponseQueuedEvent: Codable, Hashable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponse`.
 public struct BetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: BetaMetadata?
-    /// The `top_logprobs` member.
+    /// The JSON member `top_logprobs`.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: BetaResponse.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: BetaResponse.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses
-    /// The `background` member.
     public var background: Swift.Bool?
-    /// The `max_tool_calls` member.
+    /// The JSON member `max_tool_calls`.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: BetaResponseTextParam?
     /// An array of tools the model may call while generating a response. You
     /// can specify which tool to use by setting the `tool_choice` parameter.
     ///
     /// We support the following categories of tools:
     /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
     /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
     ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
     /// - **Function calls (custom tools)**: Functions that are defined by you,
     ///   enabling the model to call your own code with strongly typed arguments
     ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
     ///   custom tools to call your own code.
     public var tools: BetaToolsArray
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam
-    /// The `prompt` member.
     public var prompt: BetaPrompt?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: BetaServiceTierResponses?
-    /// The `truncation` member.
     public var truncation: BetaResponse.Truncation?
     /// Unique identifier for this Response.
     public var id: Swift.String
@@ -303,11 +220,10 @@ public struct BetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting 
     public var status: BetaResponse.Status?
     /// Unix timestamp (in seconds) of when this Response was created.
     public var createdAt: Swift.Double
-    /// The `completed_at` member.
+    /// The JSON member `completed_at`.
     public var completedAt: Swift.Double?
-    /// The `error` member.
     public var error: BetaResponseError?
-    /// The `incomplete_details` member.
+    /// The JSON member `incomplete_details`.
     public var incompleteDetails: BetaResponse.IncompleteDetails?
     /// An array of content items generated by the model.
     ///
@@ -318,22 +234,18 @@ public struct BetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///   the model, you might consider using the `output_text` property where
     ///   supported in SDKs.
     public var output: [BetaOutputItem]
-    /// The `reasoning` member.
     public var reasoning: BetaReasoning?
-    /// The `instructions` member.
     public var instructions: BetaResponse.Instructions?
     /// Represents token usage details including input tokens, output tokens,
     /// a breakdown of output tokens, and the total tokens used.
     public var usage: BetaResponseUsage?
     /// The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
     public var promptCacheOptions: BetaPromptCacheOptions?
-    /// The `moderation` member.
     public var moderation: BetaModeration?
     /// Whether to allow the model to run tool calls in parallel.
     public var parallelToolCalls: Swift.Bool
-    /// The `conversation` member.
     public var conversation: BetaResponseConversation?
-    /// The `max_output_tokens` member.
+    /// The JSON member `max_output_tokens`.
     public var maxOutputTokens: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -341,39 +253,29 @@ public struct BetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// Creates a new `BetaResponse`.
     ///
     /// - Parameters:
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     ///   - id: Unique identifier for this Response.
     ///   - createdAt: Unix timestamp (in seconds) of when this Response was created.
     ///   - output: An array of content items generated by the model.
     ///   - parallelToolCalls: Whether to allow the model to run tool calls in parallel.
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: The `top_logprobs` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - prompt: The `prompt` member.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - truncation: The `truncation` member.
-    ///   - status: The status of the response generation. One of `completed`, `failed`,
-    ///   - completedAt: The `completed_at` member.
-    ///   - error: The `error` member.
-    ///   - incompleteDetails: The `incomplete_details` member.
-    ///   - reasoning: The `reasoning` member.
-    ///   - instructions: The `instructions` member.
-    ///   - usage: Represents token usage details including input tokens, output tokens,
-    ///   - promptCacheOptions: The prompt-caching options that were applied to the response. Supported for `gpt-5.6` and later models.
-    ///   - moderation: The `moderation` member.
-    ///   - conversation: The `conversation` member.
-    ///   - maxOutputTokens: The `max_output_tokens` member.
+    ///   - topLogprobs: The JSON member `top_logprobs`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - serviceTier: The JSON member `service_tier`.
+    ///   - status: The status of the response generation.
+    ///   - completedAt: The JSON member `completed_at`.
+    ///   - incompleteDetails: The JSON member `incomplete_details`.
+    ///   - usage: Represents token usage details including input tokens, output tokens, a breakdown of output tokens, and the total tokens used.
+    ///   - promptCacheOptions: The prompt-caching options that were applied to the response.
+    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
     public init(
         model: BetaModelIDsResponses,
         tools: BetaToolsArray,
@@ -568,7 +470,7 @@ public struct BetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting 
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -721,9 +623,9 @@ public struct BetaResponse: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Remark: Generated from `#/components/schemas/BetaResponse/allOf/2/properties/instructions/anyOf/0`.
     public enum Instructions: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-        /// A text input to the model, equivalent to a text input with the
+        /// A text input to the model, equivalent to a text input with the `developer` role.
         case string(Swift.String)
-        /// A list of one or many input items to the model, containing
+        /// A list of one or many input items to the model, containing different content types.
         case inputItemList([BetaInputItem])
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -856,9 +758,9 @@ public struct BetaModeration: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Remark: Generated from `#/components/schemas/BetaModeration/properties/input`.
     public enum Input: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A moderation result produced for the response input or output. (type: `moderation_result`)
+        /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(BetaModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. (type: `error`)
+        /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
         case error(BetaModerationErrorBody)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -895,9 +797,9 @@ public struct BetaModeration: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Remark: Generated from `#/components/schemas/BetaModeration/properties/output`.
     public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A moderation result produced for the response input or output. (type: `moderation_result`)
+        /// A moderation result produced for the response input or output. Selected when `type` is `moderation_result`.
         case moderationResult(BetaModerationResultBody)
-        /// An error produced while attempting moderation for the response input or output. (type: `error`)
+        /// An error produced while attempting moderation for the response input or output. Selected when `type` is `error`.
         case error(BetaModerationErrorBody)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1061,8 +963,6 @@ public struct BetaModerationResultBody: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `BetaModerationInputType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationInputType`.
@@ -1124,73 +1024,71 @@ public struct BetaPromptCacheOptions: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `BetaOutputItem` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputItem`.
 public enum BetaOutputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// An output message from the model. (type: `message`)
+    /// An output message from the model. Selected when `type` is `message`.
     case message(BetaOutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
     case fileSearchCall(BetaFileSearchToolCall)
-    /// A tool call to run a function. See the (type: `function_call`)
+    /// A tool call to run a function. Selected when `type` is `function_call`.
     case functionCall(BetaFunctionToolCall)
-    /// type: `function_call_output`
+    /// Selected when `type` is `function_call_output`.
     case functionCallOutput(BetaFunctionToolCallOutputResource)
-    /// type: `agent_message`
+    /// Selected when `type` is `agent_message`.
     case agentMessage(BetaAgentMessage)
-    /// type: `multi_agent_call`
+    /// Selected when `type` is `multi_agent_call`.
     case multiAgentCall(BetaMultiAgentCall)
-    /// type: `multi_agent_call_output`
+    /// Selected when `type` is `multi_agent_call_output`.
     case multiAgentCallOutput(BetaMultiAgentCallOutput)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
     case webSearchCall(BetaWebSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
     case computerCall(BetaComputerToolCall)
-    /// type: `computer_call_output`
+    /// Selected when `type` is `computer_call_output`.
     case computerCallOutput(BetaComputerToolCallOutputResource)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
     case reasoning(BetaReasoningItem)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(BetaProgram)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(BetaProgramOutput)
-    /// type: `tool_search_call`
+    /// Selected when `type` is `tool_search_call`.
     case toolSearchCall(BetaToolSearchCall)
-    /// type: `tool_search_output`
+    /// Selected when `type` is `tool_search_output`.
     case toolSearchOutput(BetaToolSearchOutput)
-    /// type: `additional_tools`
+    /// Selected when `type` is `additional_tools`.
     case additionalTools(BetaAdditionalTools)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
     case compaction(BetaCompactionBody)
-    /// An image generation request made by the model. (type: `image_generation_call`)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
     case imageGenerationCall(BetaImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
     case codeInterpreterCall(BetaCodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
     case localShellCall(BetaLocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
     case localShellCallOutput(BetaLocalShellToolCallOutput)
-    /// A tool call that executes one or more shell commands in a managed environment. (type: `shell_call`)
+    /// A tool call that executes one or more shell commands in a managed environment. Selected when `type` is `shell_call`.
     case shellCall(BetaFunctionShellCall)
-    /// The output of a shell tool call that was emitted. (type: `shell_call_output`)
+    /// The output of a shell tool call that was emitted. Selected when `type` is `shell_call_output`.
     case shellCallOutput(BetaFunctionShellCallOutput)
-    /// A tool call that applies file diffs by creating, deleting, or updating files. (type: `apply_patch_call`)
+    /// A tool call that applies file diffs by creating, deleting, or updating files. Selected when `type` is `apply_patch_call`.
     case applyPatchCall(BetaApplyPatchToolCall)
-    /// The output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    /// The output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
     case applyPatchCallOutput(BetaApplyPatchToolCallOutput)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
     case mcpCall(BetaMCPToolCall)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
     case mcpListTools(BetaMCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
     case mcpApprovalRequest(BetaMCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
     case mcpApprovalResponse(BetaMCPApprovalResponseResource)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
+    /// A call to a custom tool created by the model. Selected when `type` is `custom_tool_call`.
     case customToolCall(BetaCustomToolCall)
-    /// type: `custom_tool_call_output`
+    /// Selected when `type` is `custom_tool_call_output`.
     case customToolCallOutput(BetaCustomToolCallOutputResource)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1435,8 +1333,8 @@ public struct BetaResponseErrorCode: OpenEnum {
 /// Specifies the processing type used for serving the request.
 ///   - If set to 'auto', then the request will be processed with the service tier configured in the Project settings. Unless otherwise configured, the Project will use 'default'.
 ///   - If set to 'default', then the request will be processed with the standard pricing and performance for the selected model.
-///   - If set to '[flex](/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
-///   - To opt-in to [Fast mode](/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
+///   - If set to '[flex](https://platform.openai.com/docs/guides/flex-processing)', then the request will be processed with the Flex Processing service tier.
+///   - To opt-in to [Fast mode](https://platform.openai.com/api/docs/guides/fast-mode) at the request level, include the `service_tier=fast` or `service_tier=priority` parameter for Responses or Chat Completions. The response will show `service_tier=priority` regardless of if you specify `service_tier=fast` or `priority` in your request.
 ///   - If set to 'ultrafast', then the request will be processed with the access-controlled Ultrafast Processing service tier. This tier is currently available for `gpt-5.6-sol`; a response served through it will show `service_tier=ultrafast`.
 ///   - When not set, the default behavior is 'auto'.
 ///
@@ -1474,48 +1372,44 @@ public struct BetaServiceTierResponses: OpenEnum {
     public static var ultrafast: Self { Self(rawValue: "ultrafast") }
 }
 
-/// The `BetaResponseProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaResponseProperties`.
 public struct BetaResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses?
-    /// The `background` member.
     public var background: Swift.Bool?
-    /// The `max_tool_calls` member.
+    /// The JSON member `max_tool_calls`.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: BetaResponseTextParam?
     /// An array of tools the model may call while generating a response. You
     /// can specify which tool to use by setting the `tool_choice` parameter.
     ///
     /// We support the following categories of tools:
     /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
     /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
     ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
     /// - **Function calls (custom tools)**: Functions that are defined by you,
     ///   enabling the model to call your own code with strongly typed arguments
     ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
     ///   custom tools to call your own code.
     public var tools: BetaToolsArray?
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam?
-    /// The `prompt` member.
     public var prompt: BetaPrompt?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1523,14 +1417,12 @@ public struct BetaResponseProperties: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `BetaResponseProperties`.
     ///
     /// - Parameters:
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
     public init(
         previousResponseID: Swift.String? = nil,
         model: BetaModelIDsResponses? = nil,
@@ -1597,15 +1489,13 @@ public struct BetaResponseProperties: Codable, Hashable, Sendable, SpecDeviation
 }
 
 /// Reference to a prompt template and its variables.
-/// [Learn more](/docs/guides/text?api-mode=responses#reusable-prompts).
+/// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPrompt/anyOf/0`.
 public struct BetaPrompt: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
-    /// The `version` member.
     public var version: Swift.String?
-    /// The `variables` member.
     public var variables: BetaResponsePromptVariables?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1614,8 +1504,6 @@ public struct BetaPrompt: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - id: The unique identifier of the prompt template to use.
-    ///   - version: The `version` member.
-    ///   - variables: The `variables` member.
     public init(
         id: Swift.String,
         version: Swift.String? = nil,
@@ -1656,13 +1544,9 @@ public struct BetaPrompt: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `BetaResponsePromptVariables` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaResponsePromptVariables`.
 public typealias BetaResponsePromptVariables = [Swift.String: BetaResponsePromptVariablesValue]
 
-/// The `additionalProperties` schema.
-///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponsePromptVariables/anyOf/0/additionalProperties`.
@@ -1670,7 +1554,7 @@ public enum BetaResponsePromptVariablesValue: Codable, Hashable, Sendable, Unkno
     case string(Swift.String)
     /// A text input to the model.
     case betaInputTextContent(BetaInputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision).
+    /// An image input to the model.
     case betaInputImageContent(BetaInputImageContent)
     /// A file input to the model.
     case betaInputFileContent(BetaInputFileContent)
@@ -1722,48 +1606,44 @@ public enum BetaResponsePromptVariablesValue: Codable, Hashable, Sendable, Unkno
 ///
 /// We support the following categories of tools:
 /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-///   or [file search](/docs/guides/tools-file-search). Learn more about
-///   [built-in tools](/docs/guides/tools).
+///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+///   [built-in tools](https://platform.openai.com/docs/guides/tools).
 /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
 ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
 /// - **Function calls (custom tools)**: Functions that are defined by you,
 ///   enabling the model to call your own code with strongly typed arguments
 ///   and outputs. Learn more about
-///   [function calling](/docs/guides/function-calling). You can also use
+///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
 ///   custom tools to call your own code.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolsArray`.
 public typealias BetaToolsArray = [BetaTool]
 
-/// The `BetaModelResponseProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaModelResponseProperties`.
 public struct BetaModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: BetaMetadata?
-    /// The `top_logprobs` member.
+    /// The JSON member `top_logprobs`.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: BetaModelResponseProperties.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: BetaModelResponseProperties.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -1775,14 +1655,12 @@ public struct BetaModelResponseProperties: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `BetaModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: The `top_logprobs` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
+    ///   - topLogprobs: The JSON member `top_logprobs`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     public init(
         metadata: BetaMetadata? = nil,
         topLogprobs: Swift.Int? = nil,
@@ -1849,7 +1727,7 @@ public struct BetaModelResponseProperties: Codable, Hashable, Sendable, SpecDevi
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -1877,8 +1755,6 @@ public struct BetaModelResponseProperties: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `BetaMetadata` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaMetadata`.
 public typealias BetaMetadata = [Swift.String: Swift.String]
 
@@ -3641,8 +3517,6 @@ public struct BetaResponseLogProb: Codable, Hashable, Sendable, SpecDeviationRep
         try container.encodeIfPresent(self.topLogprobs, forKey: .topLogprobs)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/BetaResponseLogProb/properties/top_logprobs/items`.
     public struct TopLogprob: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// A possible text token.
@@ -3956,5 +3830,148 @@ public struct BetaResponseRefusalDeltaEvent: Codable, Hashable, Sendable, SpecDe
         try container.encode(self.contentIndex, forKey: .contentIndex)
         try container.encode(self.delta, forKey: .delta)
         try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+    }
+}
+
+/// Emitted when an output item is marked done.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemDoneEvent`.
+public struct BetaResponseOutputItemDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that was marked done.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The output item that was marked done.
+    public var item: BetaOutputItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseOutputItemDoneEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that was marked done.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - item: The output item that was marked done.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        item: BetaOutputItem,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case item
+        case type
+    }
+
+    /// Decodes `BetaResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.done", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.item = try reader.required(BetaOutputItem.self, .item)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.done", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.item, forKey: .item)
+    }
+}
+
+/// Emitted when a new output item is added.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemAddedEvent`.
+public struct BetaResponseOutputItemAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that owns this multi-agent streaming event.
+    public var agent: BetaAgentTag?
+    /// The index of the output item that was added.
+    public var outputIndex: Swift.Int
+    /// The sequence number of this event.
+    public var sequenceNumber: Swift.Int
+    /// The output item that was added. For reasoning items, `encrypted_content`
+    /// may be incomplete while the item is in progress. Use the reasoning item
+    /// from the corresponding `response.output_item.done` event when passing it
+    /// as input to a subsequent request.
+    public var item: BetaOutputItem
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseOutputItemAddedEvent`.
+    ///
+    /// - Parameters:
+    ///   - outputIndex: The index of the output item that was added.
+    ///   - sequenceNumber: The sequence number of this event.
+    ///   - item: The output item that was added.
+    ///   - agent: The agent that owns this multi-agent streaming event.
+    public init(
+        outputIndex: Swift.Int,
+        sequenceNumber: Swift.Int,
+        item: BetaOutputItem,
+        agent: BetaAgentTag? = nil
+    ) {
+        self.agent = agent
+        self.outputIndex = outputIndex
+        self.sequenceNumber = sequenceNumber
+        self.item = item
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case outputIndex = "output_index"
+        case sequenceNumber = "sequence_number"
+        case item
+        case type
+    }
+
+    /// Decodes `BetaResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("response.output_item.added", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
+        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
+        self.item = try reader.required(BetaOutputItem.self, .item)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("response.output_item.added", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.outputIndex, forKey: .outputIndex)
+        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
+        try container.encode(self.item, forKey: .item)
     }
 }

@@ -3,149 +3,6 @@
 
 import Foundation
 
-/// Emitted when an output item is marked done.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemDoneEvent`.
-public struct BetaResponseOutputItemDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item that was marked done.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The output item that was marked done.
-    public var item: BetaOutputItem
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseOutputItemDoneEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that was marked done.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - item: The output item that was marked done.
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        item: BetaOutputItem,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.item = item
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case item
-        case type
-    }
-
-    /// Decodes `BetaResponseOutputItemDoneEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.output_item.done", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, .agent)
-        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
-        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
-        self.item = try reader.required(BetaOutputItem.self, .item)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_item.done", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.item, forKey: .item)
-    }
-}
-
-/// Emitted when a new output item is added.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseOutputItemAddedEvent`.
-public struct BetaResponseOutputItemAddedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The agent that owns this multi-agent streaming event.
-    public var agent: BetaAgentTag?
-    /// The index of the output item that was added.
-    public var outputIndex: Swift.Int
-    /// The sequence number of this event.
-    public var sequenceNumber: Swift.Int
-    /// The output item that was added. For reasoning items, `encrypted_content`
-    /// may be incomplete while the item is in progress. Use the reasoning item
-    /// from the corresponding `response.output_item.done` event when passing it
-    /// as input to a subsequent request.
-    public var item: BetaOutputItem
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseOutputItemAddedEvent`.
-    ///
-    /// - Parameters:
-    ///   - outputIndex: The index of the output item that was added.
-    ///   - sequenceNumber: The sequence number of this event.
-    ///   - item: The output item that was added. For reasoning items, `encrypted_content`
-    ///   - agent: The agent that owns this multi-agent streaming event.
-    public init(
-        outputIndex: Swift.Int,
-        sequenceNumber: Swift.Int,
-        item: BetaOutputItem,
-        agent: BetaAgentTag? = nil
-    ) {
-        self.agent = agent
-        self.outputIndex = outputIndex
-        self.sequenceNumber = sequenceNumber
-        self.item = item
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case outputIndex = "output_index"
-        case sequenceNumber = "sequence_number"
-        case item
-        case type
-    }
-
-    /// Decodes `BetaResponseOutputItemAddedEvent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("response.output_item.added", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, .agent)
-        self.outputIndex = try reader.required(Swift.Int.self, .outputIndex)
-        self.sequenceNumber = try reader.required(Swift.Int.self, .sequenceNumber)
-        self.item = try reader.required(BetaOutputItem.self, .item)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("response.output_item.added", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.outputIndex, forKey: .outputIndex)
-        try container.encode(self.sequenceNumber, forKey: .sequenceNumber)
-        try container.encode(self.item, forKey: .item)
-    }
-}
-
 /// Emitted when the response is in progress.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseInProgressEvent`.
@@ -1053,11 +910,9 @@ public struct BetaResponseFileSearchCallCompletedEvent: Codable, Hashable, Senda
 public struct BetaResponseErrorEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that owns this multi-agent streaming event.
     public var agent: BetaAgentTag?
-    /// The `code` member.
     public var code: Swift.String?
     /// The error message.
     public var message: Swift.String
-    /// The `param` member.
     public var param: Swift.String?
     /// The sequence number of this event.
     public var sequenceNumber: Swift.Int
@@ -1070,8 +925,6 @@ public struct BetaResponseErrorEvent: Codable, Hashable, Sendable, SpecDeviation
     ///   - message: The error message.
     ///   - sequenceNumber: The sequence number of this event.
     ///   - agent: The agent that owns this multi-agent streaming event.
-    ///   - code: The `code` member.
-    ///   - param: The `param` member.
     public init(
         message: Swift.String,
         sequenceNumber: Swift.Int,
@@ -1273,17 +1126,15 @@ public struct BetaResponseContentPartDoneEvent: Codable, Hashable, Sendable, Spe
     }
 }
 
-/// The `BetaOutputContent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputContent`.
 public enum BetaOutputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text output from the model. (type: `output_text`)
+    /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(BetaOutputTextContent)
-    /// A refusal from the model. (type: `refusal`)
+    /// A refusal from the model. Selected when `type` is `refusal`.
     case refusal(BetaRefusalContent)
-    /// Reasoning text from the model. (type: `reasoning_text`)
+    /// Reasoning text from the model. Selected when `type` is `reasoning_text`.
     case reasoningText(BetaReasoningTextContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2400,19 +2251,19 @@ public struct BetaResponseWebSearchCallInProgressEvent: Codable, Hashable, Senda
 /// Text, image, or file inputs to the model, used to generate a response.
 ///
 /// Learn more:
-/// - [Text inputs and outputs](/docs/guides/text)
-/// - [Image inputs](/docs/guides/images)
-/// - [File inputs](/docs/guides/pdf-files)
-/// - [Conversation state](/docs/guides/conversation-state)
-/// - [Function calling](/docs/guides/function-calling)
+/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+/// - [Image inputs](https://platform.openai.com/docs/guides/images)
+/// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
+/// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
+/// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
 ///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputParam`.
 public enum BetaInputParam: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
-    /// A text input to the model, equivalent to a text input with the
+    /// A text input to the model, equivalent to a text input with the `user` role.
     case string(Swift.String)
-    /// A list of one or many input items to the model, containing
+    /// A list of one or many input items to the model, containing different content types.
     case inputItemList([BetaInputItem])
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2492,123 +2343,109 @@ public struct BetaIncludeEnum: OpenEnum {
     public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
 }
 
-/// The `BetaCreateResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaCreateResponse`.
 public struct BetaCreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: BetaCreateResponse.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: BetaCreateResponse.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
-    /// The `previous_response_id` member.
+    /// The JSON member `previous_response_id`.
     public var previousResponseID: Swift.String?
     /// Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
     /// offers a wide range of models with different capabilities, performance
-    /// characteristics, and price points. Refer to the [model guide](/docs/models)
+    /// characteristics, and price points. Refer to the [model guide](https://platform.openai.com/docs/models)
     /// to browse and compare available models.
     public var model: BetaModelIDsResponses?
-    /// The `background` member.
     public var background: Swift.Bool?
-    /// The `max_tool_calls` member.
+    /// The JSON member `max_tool_calls`.
     public var maxToolCalls: Swift.Int?
     /// Configuration options for a text response from the model. Can be plain
     /// text or structured JSON data. Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Structured Outputs](/docs/guides/structured-outputs)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
     public var text: BetaResponseTextParam?
     /// An array of tools the model may call while generating a response. You
     /// can specify which tool to use by setting the `tool_choice` parameter.
     ///
     /// We support the following categories of tools:
     /// - **Built-in tools**: Tools that are provided by OpenAI that extend the
-    ///   model's capabilities, like [web search](/docs/guides/tools-web-search)
-    ///   or [file search](/docs/guides/tools-file-search). Learn more about
-    ///   [built-in tools](/docs/guides/tools).
+    ///   model's capabilities, like [web search](https://platform.openai.com/docs/guides/tools-web-search)
+    ///   or [file search](https://platform.openai.com/docs/guides/tools-file-search). Learn more about
+    ///   [built-in tools](https://platform.openai.com/docs/guides/tools).
     /// - **MCP Tools**: Integrations with third-party systems via custom MCP servers
     ///   or predefined connectors such as Google Drive and SharePoint. Learn more about
-    ///   [MCP Tools](/docs/guides/tools-connectors-mcp).
+    ///   [MCP Tools](https://platform.openai.com/docs/guides/tools-connectors-mcp).
     /// - **Function calls (custom tools)**: Functions that are defined by you,
     ///   enabling the model to call your own code with strongly typed arguments
     ///   and outputs. Learn more about
-    ///   [function calling](/docs/guides/function-calling). You can also use
+    ///   [function calling](https://platform.openai.com/docs/guides/function-calling). You can also use
     ///   custom tools to call your own code.
     public var tools: BetaToolsArray?
     /// How the model should select which tool (or tools) to use when generating
     /// a response. See the `tools` parameter to see how to specify which tools
     /// the model can call.
     public var toolChoice: BetaToolChoiceParam?
-    /// The `prompt` member.
     public var prompt: BetaPrompt?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: BetaServiceTierResponses?
     private var _truncation: BetaCreateResponse.Truncation?
-    /// The `truncation` member.
     @available(*, deprecated)
     public var truncation: BetaCreateResponse.Truncation? {
         get { _truncation }
         set { _truncation = newValue }
     }
-    /// The `reasoning` member.
     public var reasoning: BetaReasoning?
     /// Text, image, or file inputs to the model, used to generate a response.
     ///
     /// Learn more:
-    /// - [Text inputs and outputs](/docs/guides/text)
-    /// - [Image inputs](/docs/guides/images)
-    /// - [File inputs](/docs/guides/pdf-files)
-    /// - [Conversation state](/docs/guides/conversation-state)
-    /// - [Function calling](/docs/guides/function-calling)
+    /// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+    /// - [Image inputs](https://platform.openai.com/docs/guides/images)
+    /// - [File inputs](https://platform.openai.com/docs/guides/pdf-files)
+    /// - [Conversation state](https://platform.openai.com/docs/guides/conversation-state)
+    /// - [Function calling](https://platform.openai.com/docs/guides/function-calling)
     public var input: BetaInputParam?
-    /// The `include` member.
     public var include: [BetaIncludeEnum]?
-    /// The `parallel_tool_calls` member.
+    /// The JSON member `parallel_tool_calls`.
     public var parallelToolCalls: Swift.Bool?
-    /// The `store` member.
     public var store: Swift.Bool?
-    /// The `instructions` member.
     public var instructions: Swift.String?
-    /// The `moderation` member.
     public var moderation: BetaModerationParam?
-    /// The `stream` member.
     public var stream: Swift.Bool?
-    /// The `stream_options` member.
+    /// The JSON member `stream_options`.
     public var streamOptions: BetaResponseStreamOptions?
-    /// The `conversation` member.
     public var conversation: BetaConversationParam?
-    /// The `context_management` member.
+    /// The JSON member `context_management`.
     public var contextManagement: [BetaContextManagementParam]?
-    /// The `max_output_tokens` member.
+    /// The JSON member `max_output_tokens`.
     public var maxOutputTokens: Swift.Int?
-    /// The `multi_agent` member.
+    /// The JSON member `multi_agent`.
     public var multiAgent: BetaMultiAgentParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2616,38 +2453,26 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable, SpecDeviationRepo
     /// Creates a new `BetaCreateResponse`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
-    ///   - previousResponseID: The `previous_response_id` member.
-    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`. OpenAI
-    ///   - background: The `background` member.
-    ///   - maxToolCalls: The `max_tool_calls` member.
-    ///   - text: Configuration options for a text response from the model. Can be plain
-    ///   - tools: An array of tools the model may call while generating a response. You
-    ///   - toolChoice: How the model should select which tool (or tools) to use when generating
-    ///   - prompt: The `prompt` member.
-    ///   - serviceTier: The `service_tier` member.
-    ///   - truncation: The `truncation` member.
-    ///   - reasoning: The `reasoning` member.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
+    ///   - previousResponseID: The JSON member `previous_response_id`.
+    ///   - model: Model ID used to generate the response, like `gpt-4o` or `o3`.
+    ///   - maxToolCalls: The JSON member `max_tool_calls`.
+    ///   - text: Configuration options for a text response from the model.
+    ///   - tools: An array of tools the model may call while generating a response.
+    ///   - toolChoice: How the model should select which tool (or tools) to use when generating a response.
+    ///   - serviceTier: The JSON member `service_tier`.
     ///   - input: Text, image, or file inputs to the model, used to generate a response.
-    ///   - include: The `include` member.
-    ///   - parallelToolCalls: The `parallel_tool_calls` member.
-    ///   - store: The `store` member.
-    ///   - instructions: The `instructions` member.
-    ///   - moderation: The `moderation` member.
-    ///   - stream: The `stream` member.
-    ///   - streamOptions: The `stream_options` member.
-    ///   - conversation: The `conversation` member.
-    ///   - contextManagement: The `context_management` member.
-    ///   - maxOutputTokens: The `max_output_tokens` member.
-    ///   - multiAgent: The `multi_agent` member.
+    ///   - parallelToolCalls: The JSON member `parallel_tool_calls`.
+    ///   - streamOptions: The JSON member `stream_options`.
+    ///   - contextManagement: The JSON member `context_management`.
+    ///   - maxOutputTokens: The JSON member `max_output_tokens`.
+    ///   - multiAgent: The JSON member `multi_agent`.
     public init(
         metadata: BetaMetadata? = nil,
         topLogprobs: Swift.Int? = nil,
@@ -2834,7 +2659,7 @@ public struct BetaCreateResponse: Codable, Hashable, Sendable, SpecDeviationRepo
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -2902,7 +2727,7 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - enabled: Whether to enable server-hosted multi-agent execution for this response.
-    ///   - maxConcurrentSubagents: `max_concurrent_subagents` sets the maximum number of subagents that can be active simultaneously across the entire agent tree. It includes all descendants—children, grandchildren, and deeper subagents—but excludes the root agent.
+    ///   - maxConcurrentSubagents: `max_concurrent_subagents` sets the maximum number of subagents that can be active simultaneously across the entire agent tree.
     public init(
         enabled: Swift.Bool,
         maxConcurrentSubagents: Swift.Int? = nil
@@ -2938,13 +2763,11 @@ public struct BetaMultiAgentParam: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `BetaContextManagementParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaContextManagementParam`.
 public struct BetaContextManagementParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The context management entry type. Currently only 'compaction' is supported.
     public var type: Swift.String
-    /// The `compact_threshold` member.
+    /// The JSON member `compact_threshold`.
     public var compactThreshold: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2952,8 +2775,8 @@ public struct BetaContextManagementParam: Codable, Hashable, Sendable, SpecDevia
     /// Creates a new `BetaContextManagementParam`.
     ///
     /// - Parameters:
-    ///   - type: The context management entry type. Currently only 'compaction' is supported.
-    ///   - compactThreshold: The `compact_threshold` member.
+    ///   - type: The context management entry type.
+    ///   - compactThreshold: The JSON member `compact_threshold`.
     public init(
         type: Swift.String,
         compactThreshold: Swift.Int? = nil
@@ -3007,7 +2830,7 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable, SpecDeviat
     /// Creates a new `BetaResponseStreamOptions`.
     ///
     /// - Parameters:
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     public init(includeObfuscation: Swift.Bool? = nil) {
         self.includeObfuscation = includeObfuscation
     }
@@ -3042,7 +2865,6 @@ public struct BetaResponseStreamOptions: Codable, Hashable, Sendable, SpecDeviat
 public struct BetaModerationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
-    /// The `policy` member.
     public var policy: BetaModerationPolicyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3051,7 +2873,6 @@ public struct BetaModerationParam: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - model: The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
-    ///   - policy: The `policy` member.
     public init(
         model: Swift.String,
         policy: BetaModerationPolicyParam? = nil
@@ -3091,18 +2912,12 @@ public struct BetaModerationParam: Codable, Hashable, Sendable, SpecDeviationRep
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationPolicyParam`.
 public struct BetaModerationPolicyParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input` member.
     public var input: BetaModerationConfigParam?
-    /// The `output` member.
     public var output: BetaModerationConfigParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationPolicyParam`.
-    ///
-    /// - Parameters:
-    ///   - input: The `input` member.
-    ///   - output: The `output` member.
     public init(
         input: BetaModerationConfigParam? = nil,
         output: BetaModerationConfigParam? = nil
@@ -3142,15 +2957,11 @@ public struct BetaModerationPolicyParam: Codable, Hashable, Sendable, SpecDeviat
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationConfigParam`.
 public struct BetaModerationConfigParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `mode` member.
     public var mode: BetaModerationMode
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaModerationConfigParam`.
-    ///
-    /// - Parameters:
-    ///   - mode: The `mode` member.
     public init(mode: BetaModerationMode) {
         self.mode = mode
     }
@@ -3179,8 +2990,6 @@ public struct BetaModerationConfigParam: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `BetaModerationMode` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaModerationMode`.
@@ -3198,42 +3007,38 @@ public struct BetaModerationMode: OpenEnum {
     public static var block: Self { Self(rawValue: "block") }
 }
 
-/// The `BetaCreateModelResponseProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaCreateModelResponseProperties`.
 public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: BetaMetadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: BetaCreateModelResponseProperties.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: BetaCreateModelResponseProperties.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: BetaPromptCacheOptionsParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3241,15 +3046,13 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable, Sp
     /// Creates a new `BetaCreateModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
     public init(
         metadata: BetaMetadata? = nil,
         topLogprobs: Swift.Int? = nil,
@@ -3321,7 +3124,7 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable, Sp
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -3355,121 +3158,121 @@ public struct BetaCreateModelResponseProperties: Codable, Hashable, Sendable, Sp
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseStreamEvent`.
 public enum BetaResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Emitted when there is a partial audio response. (type: `response.audio.delta`)
+    /// Emitted when there is a partial audio response. Selected when `type` is `response.audio.delta`.
     case responseAudioDelta(BetaResponseAudioDeltaEvent)
-    /// Emitted when the audio response is complete. (type: `response.audio.done`)
+    /// Emitted when the audio response is complete. Selected when `type` is `response.audio.done`.
     case responseAudioDone(BetaResponseAudioDoneEvent)
-    /// Emitted when there is a partial transcript of audio. (type: `response.audio.transcript.delta`)
+    /// Emitted when there is a partial transcript of audio. Selected when `type` is `response.audio.transcript.delta`.
     case responseAudioTranscriptDelta(BetaResponseAudioTranscriptDeltaEvent)
-    /// Emitted when the full audio transcript is completed. (type: `response.audio.transcript.done`)
+    /// Emitted when the full audio transcript is completed. Selected when `type` is `response.audio.transcript.done`.
     case responseAudioTranscriptDone(BetaResponseAudioTranscriptDoneEvent)
-    /// Emitted when a partial code snippet is streamed by the code interpreter. (type: `response.code_interpreter_call_code.delta`)
+    /// Emitted when a partial code snippet is streamed by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.delta`.
     case responseCodeInterpreterCallCodeDelta(BetaResponseCodeInterpreterCallCodeDeltaEvent)
-    /// Emitted when the code snippet is finalized by the code interpreter. (type: `response.code_interpreter_call_code.done`)
+    /// Emitted when the code snippet is finalized by the code interpreter. Selected when `type` is `response.code_interpreter_call_code.done`.
     case responseCodeInterpreterCallCodeDone(BetaResponseCodeInterpreterCallCodeDoneEvent)
-    /// Emitted when the code interpreter call is completed. (type: `response.code_interpreter_call.completed`)
+    /// Emitted when the code interpreter call is completed. Selected when `type` is `response.code_interpreter_call.completed`.
     case responseCodeInterpreterCallCompleted(BetaResponseCodeInterpreterCallCompletedEvent)
-    /// Emitted when a code interpreter call is in progress. (type: `response.code_interpreter_call.in_progress`)
+    /// Emitted when a code interpreter call is in progress. Selected when `type` is `response.code_interpreter_call.in_progress`.
     case responseCodeInterpreterCallInProgress(BetaResponseCodeInterpreterCallInProgressEvent)
-    /// Emitted when the code interpreter is actively interpreting the code snippet. (type: `response.code_interpreter_call.interpreting`)
+    /// Emitted when the code interpreter is actively interpreting the code snippet. Selected when `type` is `response.code_interpreter_call.interpreting`.
     case responseCodeInterpreterCallInterpreting(BetaResponseCodeInterpreterCallInterpretingEvent)
-    /// Emitted when the model response is complete. (type: `response.completed`)
+    /// Emitted when the model response is complete. Selected when `type` is `response.completed`.
     case responseCompleted(BetaResponseCompletedEvent)
-    /// Emitted when a new content part is added. (type: `response.content_part.added`)
+    /// Emitted when a new content part is added. Selected when `type` is `response.content_part.added`.
     case responseContentPartAdded(BetaResponseContentPartAddedEvent)
-    /// Emitted when a content part is done. (type: `response.content_part.done`)
+    /// Emitted when a content part is done. Selected when `type` is `response.content_part.done`.
     case responseContentPartDone(BetaResponseContentPartDoneEvent)
-    /// An event that is emitted when a response is created. (type: `response.created`)
+    /// An event that is emitted when a response is created. Selected when `type` is `response.created`.
     case responseCreated(BetaResponseCreatedEvent)
-    /// Emitted when an error occurs. (type: `error`)
+    /// Emitted when an error occurs. Selected when `type` is `error`.
     case error(BetaResponseErrorEvent)
-    /// Emitted when a file search call is completed (results found). (type: `response.file_search_call.completed`)
+    /// Emitted when a file search call is completed (results found). Selected when `type` is `response.file_search_call.completed`.
     case responseFileSearchCallCompleted(BetaResponseFileSearchCallCompletedEvent)
-    /// Emitted when a file search call is initiated. (type: `response.file_search_call.in_progress`)
+    /// Emitted when a file search call is initiated. Selected when `type` is `response.file_search_call.in_progress`.
     case responseFileSearchCallInProgress(BetaResponseFileSearchCallInProgressEvent)
-    /// Emitted when a file search is currently searching. (type: `response.file_search_call.searching`)
+    /// Emitted when a file search is currently searching. Selected when `type` is `response.file_search_call.searching`.
     case responseFileSearchCallSearching(BetaResponseFileSearchCallSearchingEvent)
-    /// Emitted when there is a partial function-call arguments delta. (type: `response.function_call_arguments.delta`)
+    /// Emitted when there is a partial function-call arguments delta. Selected when `type` is `response.function_call_arguments.delta`.
     case responseFunctionCallArgumentsDelta(BetaResponseFunctionCallArgumentsDeltaEvent)
-    /// Emitted when function-call arguments are finalized. (type: `response.function_call_arguments.done`)
+    /// Emitted when function-call arguments are finalized. Selected when `type` is `response.function_call_arguments.done`.
     case responseFunctionCallArgumentsDone(BetaResponseFunctionCallArgumentsDoneEvent)
-    /// A streaming event that indicated a shell command was added to a tool call. (type: `response.shell_call_command.added`)
+    /// A streaming event that indicated a shell command was added to a tool call. Selected when `type` is `response.shell_call_command.added`.
     case responseShellCallCommandAdded(BetaResponseShellCallCommandAddedStreamingEvent)
-    /// A streaming event that indicated a shell command was incrementally updated. (type: `response.shell_call_command.delta`)
+    /// A streaming event that indicated a shell command was incrementally updated. Selected when `type` is `response.shell_call_command.delta`.
     case responseShellCallCommandDelta(BetaResponseShellCallCommandDeltaStreamingEvent)
-    /// A streaming event that indicated a shell command was completed. (type: `response.shell_call_command.done`)
+    /// A streaming event that indicated a shell command was completed. Selected when `type` is `response.shell_call_command.done`.
     case responseShellCallCommandDone(BetaResponseShellCallCommandDoneStreamingEvent)
-    /// A streaming event that indicated shell call output was incrementally added. (type: `response.shell_call_output_content.delta`)
+    /// A streaming event that indicated shell call output was incrementally added. Selected when `type` is `response.shell_call_output_content.delta`.
     case responseShellCallOutputContentDelta(BetaResponseShellCallOutputContentDeltaStreamingEvent)
-    /// A streaming event that indicated shell call output was completed. (type: `response.shell_call_output_content.done`)
+    /// A streaming event that indicated shell call output was completed. Selected when `type` is `response.shell_call_output_content.done`.
     case responseShellCallOutputContentDone(BetaResponseShellCallOutputContentDoneStreamingEvent)
-    /// Emitted when the response is in progress. (type: `response.in_progress`)
+    /// Emitted when the response is in progress. Selected when `type` is `response.in_progress`.
     case responseInProgress(BetaResponseInProgressEvent)
-    /// An event that is emitted when a response fails. (type: `response.failed`)
+    /// An event that is emitted when a response fails. Selected when `type` is `response.failed`.
     case responseFailed(BetaResponseFailedEvent)
-    /// An event that is emitted when a response finishes as incomplete. (type: `response.incomplete`)
+    /// An event that is emitted when a response finishes as incomplete. Selected when `type` is `response.incomplete`.
     case responseIncomplete(BetaResponseIncompleteEvent)
-    /// Emitted when a new output item is added. (type: `response.output_item.added`)
+    /// Emitted when a new output item is added. Selected when `type` is `response.output_item.added`.
     case responseOutputItemAdded(BetaResponseOutputItemAddedEvent)
-    /// Emitted when an output item is marked done. (type: `response.output_item.done`)
+    /// Emitted when an output item is marked done. Selected when `type` is `response.output_item.done`.
     case responseOutputItemDone(BetaResponseOutputItemDoneEvent)
-    /// Emitted when a new reasoning summary part is added. (type: `response.reasoning_summary_part.added`)
+    /// Emitted when a new reasoning summary part is added. Selected when `type` is `response.reasoning_summary_part.added`.
     case responseReasoningSummaryPartAdded(BetaResponseReasoningSummaryPartAddedEvent)
-    /// Emitted when a reasoning summary part is completed. (type: `response.reasoning_summary_part.done`)
+    /// Emitted when a reasoning summary part is completed. Selected when `type` is `response.reasoning_summary_part.done`.
     case responseReasoningSummaryPartDone(BetaResponseReasoningSummaryPartDoneEvent)
-    /// Emitted when a delta is added to a reasoning summary text. (type: `response.reasoning_summary_text.delta`)
+    /// Emitted when a delta is added to a reasoning summary text. Selected when `type` is `response.reasoning_summary_text.delta`.
     case responseReasoningSummaryTextDelta(BetaResponseReasoningSummaryTextDeltaEvent)
-    /// Emitted when a reasoning summary text is completed. (type: `response.reasoning_summary_text.done`)
+    /// Emitted when a reasoning summary text is completed. Selected when `type` is `response.reasoning_summary_text.done`.
     case responseReasoningSummaryTextDone(BetaResponseReasoningSummaryTextDoneEvent)
-    /// Emitted when a delta is added to a reasoning text. (type: `response.reasoning_text.delta`)
+    /// Emitted when a delta is added to a reasoning text. Selected when `type` is `response.reasoning_text.delta`.
     case responseReasoningTextDelta(BetaResponseReasoningTextDeltaEvent)
-    /// Emitted when a reasoning text is completed. (type: `response.reasoning_text.done`)
+    /// Emitted when a reasoning text is completed. Selected when `type` is `response.reasoning_text.done`.
     case responseReasoningTextDone(BetaResponseReasoningTextDoneEvent)
-    /// Emitted when there is a partial refusal text. (type: `response.refusal.delta`)
+    /// Emitted when there is a partial refusal text. Selected when `type` is `response.refusal.delta`.
     case responseRefusalDelta(BetaResponseRefusalDeltaEvent)
-    /// Emitted when refusal text is finalized. (type: `response.refusal.done`)
+    /// Emitted when refusal text is finalized. Selected when `type` is `response.refusal.done`.
     case responseRefusalDone(BetaResponseRefusalDoneEvent)
-    /// Emitted when there is an additional text delta. (type: `response.output_text.delta`)
+    /// Emitted when there is an additional text delta. Selected when `type` is `response.output_text.delta`.
     case responseOutputTextDelta(BetaResponseTextDeltaEvent)
-    /// Emitted when text content is finalized. (type: `response.output_text.done`)
+    /// Emitted when text content is finalized. Selected when `type` is `response.output_text.done`.
     case responseOutputTextDone(BetaResponseTextDoneEvent)
-    /// Emitted when a web search call is completed. (type: `response.web_search_call.completed`)
+    /// Emitted when a web search call is completed. Selected when `type` is `response.web_search_call.completed`.
     case responseWebSearchCallCompleted(BetaResponseWebSearchCallCompletedEvent)
-    /// Emitted when a web search call is initiated. (type: `response.web_search_call.in_progress`)
+    /// Emitted when a web search call is initiated. Selected when `type` is `response.web_search_call.in_progress`.
     case responseWebSearchCallInProgress(BetaResponseWebSearchCallInProgressEvent)
-    /// Emitted when a web search call is executing. (type: `response.web_search_call.searching`)
+    /// Emitted when a web search call is executing. Selected when `type` is `response.web_search_call.searching`.
     case responseWebSearchCallSearching(BetaResponseWebSearchCallSearchingEvent)
-    /// Emitted when an image generation tool call has completed and the final image is available. (type: `response.image_generation_call.completed`)
+    /// Emitted when an image generation tool call has completed and the final image is available. Selected when `type` is `response.image_generation_call.completed`.
     case responseImageGenerationCallCompleted(BetaResponseImageGenCallCompletedEvent)
-    /// Emitted when an image generation tool call is actively generating an image (intermediate state). (type: `response.image_generation_call.generating`)
+    /// Emitted when an image generation tool call is actively generating an image (intermediate state). Selected when `type` is `response.image_generation_call.generating`.
     case responseImageGenerationCallGenerating(BetaResponseImageGenCallGeneratingEvent)
-    /// Emitted when an image generation tool call is in progress. (type: `response.image_generation_call.in_progress`)
+    /// Emitted when an image generation tool call is in progress. Selected when `type` is `response.image_generation_call.in_progress`.
     case responseImageGenerationCallInProgress(BetaResponseImageGenCallInProgressEvent)
-    /// Emitted when a partial image is available during image generation streaming. (type: `response.image_generation_call.partial_image`)
+    /// Emitted when a partial image is available during image generation streaming. Selected when `type` is `response.image_generation_call.partial_image`.
     case responseImageGenerationCallPartialImage(BetaResponseImageGenCallPartialImageEvent)
-    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. (type: `response.mcp_call_arguments.delta`)
+    /// Emitted when there is a delta (partial update) to the arguments of an MCP tool call. Selected when `type` is `response.mcp_call_arguments.delta`.
     case responseMCPCallArgumentsDelta(BetaResponseMCPCallArgumentsDeltaEvent)
-    /// Emitted when the arguments for an MCP tool call are finalized. (type: `response.mcp_call_arguments.done`)
+    /// Emitted when the arguments for an MCP tool call are finalized. Selected when `type` is `response.mcp_call_arguments.done`.
     case responseMCPCallArgumentsDone(BetaResponseMCPCallArgumentsDoneEvent)
-    /// Emitted when an MCP  tool call has completed successfully. (type: `response.mcp_call.completed`)
+    /// Emitted when an MCP  tool call has completed successfully. Selected when `type` is `response.mcp_call.completed`.
     case responseMCPCallCompleted(BetaResponseMCPCallCompletedEvent)
-    /// Emitted when an MCP  tool call has failed. (type: `response.mcp_call.failed`)
+    /// Emitted when an MCP  tool call has failed. Selected when `type` is `response.mcp_call.failed`.
     case responseMCPCallFailed(BetaResponseMCPCallFailedEvent)
-    /// Emitted when an MCP  tool call is in progress. (type: `response.mcp_call.in_progress`)
+    /// Emitted when an MCP  tool call is in progress. Selected when `type` is `response.mcp_call.in_progress`.
     case responseMCPCallInProgress(BetaResponseMCPCallInProgressEvent)
-    /// Emitted when the list of available MCP tools has been successfully retrieved. (type: `response.mcp_list_tools.completed`)
+    /// Emitted when the list of available MCP tools has been successfully retrieved. Selected when `type` is `response.mcp_list_tools.completed`.
     case responseMCPListToolsCompleted(BetaResponseMCPListToolsCompletedEvent)
-    /// Emitted when the attempt to list available MCP tools has failed. (type: `response.mcp_list_tools.failed`)
+    /// Emitted when the attempt to list available MCP tools has failed. Selected when `type` is `response.mcp_list_tools.failed`.
     case responseMCPListToolsFailed(BetaResponseMCPListToolsFailedEvent)
-    /// Emitted when the system is in the process of retrieving the list of available MCP tools. (type: `response.mcp_list_tools.in_progress`)
+    /// Emitted when the system is in the process of retrieving the list of available MCP tools. Selected when `type` is `response.mcp_list_tools.in_progress`.
     case responseMCPListToolsInProgress(BetaResponseMCPListToolsInProgressEvent)
-    /// Emitted when an annotation is added to output text content. (type: `response.output_text.annotation.added`)
+    /// Emitted when an annotation is added to output text content. Selected when `type` is `response.output_text.annotation.added`.
     case responseOutputTextAnnotationAdded(BetaResponseOutputTextAnnotationAddedEvent)
-    /// Emitted when a response is queued and waiting to be processed. (type: `response.queued`)
+    /// Emitted when a response is queued and waiting to be processed. Selected when `type` is `response.queued`.
     case responseQueued(BetaResponseQueuedEvent)
-    /// Event representing a delta (partial update) to the input of a custom tool call. (type: `response.custom_tool_call_input.delta`)
+    /// Event representing a delta (partial update) to the input of a custom tool call. Selected when `type` is `response.custom_tool_call_input.delta`.
     case responseCustomToolCallInputDelta(BetaResponseCustomToolCallInputDeltaEvent)
-    /// Event indicating that input for a custom tool call is complete. (type: `response.custom_tool_call_input.done`)
+    /// Event indicating that input for a custom tool call is complete. Selected when `type` is `response.custom_tool_call_input.done`.
     case responseCustomToolCallInputDone(BetaResponseCustomToolCallInputDoneEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

@@ -133,13 +133,11 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable, SpecDeviationRep
         try container.encode(self.assignmentSources, forKey: .assignmentSources)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/AssignedRoleDetails/properties/assignment_sources/anyOf/0/items`.
     public struct AssignmentSource: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `principal_id` member.
+        /// The JSON member `principal_id`.
         public var principalID: Swift.String
-        /// The `principal_type` member.
+        /// The JSON member `principal_type`.
         public var principalType: Swift.String
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -147,8 +145,8 @@ public struct AssignedRoleDetails: Codable, Hashable, Sendable, SpecDeviationRep
         /// Creates a new `AssignmentSource`.
         ///
         /// - Parameters:
-        ///   - principalID: The `principal_id` member.
-        ///   - principalType: The `principal_type` member.
+        ///   - principalID: The JSON member `principal_id`.
+        ///   - principalType: The JSON member `principal_type`.
         public init(
             principalID: Swift.String,
             principalType: Swift.String
@@ -212,8 +210,8 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `ChatCompletionStreamOptions`.
     ///
     /// - Parameters:
-    ///   - includeUsage: If set, an additional chunk will be streamed before the `data: [DONE]`
-    ///   - includeObfuscation: When true, stream obfuscation will be enabled. Stream obfuscation adds
+    ///   - includeUsage: If set, an additional chunk will be streamed before the `data: [DONE]` message.
+    ///   - includeObfuscation: When true, stream obfuscation will be enabled.
     public init(
         includeUsage: Swift.Bool? = nil,
         includeObfuscation: Swift.Bool? = nil
@@ -253,15 +251,11 @@ public struct ChatCompletionStreamOptions: Codable, Hashable, Sendable, SpecDevi
 ///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionTool`.
 public struct ChatCompletionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `function` member.
     public var function: FunctionObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionTool`.
-    ///
-    /// - Parameters:
-    ///   - function: The `function` member.
     public init(function: FunctionObject) {
         self.function = function
     }
@@ -301,7 +295,7 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviationRep
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
     public var container: CodeInterpreterTool.Container
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -309,8 +303,8 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `CodeInterpreterTool`.
     ///
     /// - Parameters:
-    ///   - container: The code interpreter container. Can be a container ID or an object that
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - container: The code interpreter container.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         container: CodeInterpreterTool.Container,
         allowedCallers: [CallableToolAllowedCaller]? = nil
@@ -358,7 +352,7 @@ public struct CodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviationRep
     public enum Container: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
-        /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
+        /// Configuration for a code interpreter container.
         case autoCodeInterpreterToolParam(AutoCodeInterpreterToolParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -404,9 +398,7 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDeviatio
     public var status: CodeInterpreterToolCall.Status
     /// The ID of the container used to run the code.
     public var containerID: Swift.String
-    /// The `code` member.
     public var code: Swift.String?
-    /// The `outputs` member.
     public var outputs: [CodeInterpreterToolCall.Output]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -415,10 +407,8 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - id: The unique ID of the code interpreter tool call.
-    ///   - status: The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
+    ///   - status: The status of the code interpreter tool call.
     ///   - containerID: The ID of the container used to run the code.
-    ///   - code: The `code` member.
-    ///   - outputs: The `outputs` member.
     public init(
         id: Swift.String,
         status: CodeInterpreterToolCall.Status,
@@ -499,15 +489,13 @@ public struct CodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDeviatio
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
     public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// The logs output from the code interpreter. (type: `logs`)
+        /// The logs output from the code interpreter. Selected when `type` is `logs`.
         case logs(CodeInterpreterOutputLogs)
-        /// The image output from the code interpreter. (type: `image`)
+        /// The image output from the code interpreter. Selected when `type` is `image`.
         case image(CodeInterpreterOutputImage)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -702,8 +690,6 @@ public struct ComparisonFilter: Codable, Hashable, Sendable, SpecDeviationReport
             }
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/ComparisonFilter/properties/value/oneOf/3/items`.
@@ -844,11 +830,11 @@ public struct CompletionUsage: Codable, Hashable, Sendable, SpecDeviationReporti
         /// Creates a new `CompletionTokensDetails`.
         ///
         /// - Parameters:
-        ///   - acceptedPredictionTokens: When using Predicted Outputs, the number of tokens in the
+        ///   - acceptedPredictionTokens: When using Predicted Outputs, the number of tokens in the prediction that appeared in the completion.
         ///   - audioTokens: Audio input tokens generated by the model.
         ///   - reasoningTokens: Tokens generated by the model for reasoning.
         ///   - textTokens: Text output tokens generated by the model.
-        ///   - rejectedPredictionTokens: When using Predicted Outputs, the number of tokens in the
+        ///   - rejectedPredictionTokens: When using Predicted Outputs, the number of tokens in the prediction that did not appear in the completion.
         public init(
             acceptedPredictionTokens: Swift.Int? = nil,
             audioTokens: Swift.Int? = nil,
@@ -990,7 +976,7 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - type: Type of operation: `and` or `or`.
-    ///   - filters: Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
+    ///   - filters: Array of filters to combine.
     public init(
         type: CompoundFilter.TypeValue,
         filters: [CompoundFilter.Filter]
@@ -1044,15 +1030,13 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
         public static var or: Self { Self(rawValue: "or") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
     public enum Filter: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
         case comparisonFilter(ComparisonFilter)
-        /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+        /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
         case compoundFilter(CompoundFilter)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1084,29 +1068,27 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `ComputerAction` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerAction`.
 public enum ComputerAction: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A click action. (type: `click`)
+    /// A click action. Selected when `type` is `click`.
     case click(ClickParam)
-    /// A double click action. (type: `double_click`)
+    /// A double click action. Selected when `type` is `double_click`.
     case doubleClick(DoubleClickAction)
-    /// A drag action. (type: `drag`)
+    /// A drag action. Selected when `type` is `drag`.
     case drag(DragParam)
-    /// A collection of keypresses the model would like to perform. (type: `keypress`)
+    /// A collection of keypresses the model would like to perform. Selected when `type` is `keypress`.
     case keypress(KeyPressAction)
-    /// A mouse move action. (type: `move`)
+    /// A mouse move action. Selected when `type` is `move`.
     case move(MoveParam)
-    /// A screenshot action. (type: `screenshot`)
+    /// A screenshot action. Selected when `type` is `screenshot`.
     case screenshot(ScreenshotParam)
-    /// A scroll action. (type: `scroll`)
+    /// A scroll action. Selected when `type` is `scroll`.
     case scroll(ScrollParam)
-    /// An action to type in text. (type: `type`)
+    /// An action to type in text. Selected when `type` is `type`.
     case type(TypeParam)
-    /// A wait action. (type: `wait`)
+    /// A wait action. Selected when `type` is `wait`.
     case wait(WaitParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1219,7 +1201,7 @@ public struct ComputerScreenshotImage: Codable, Hashable, Sendable, SpecDeviatio
 }
 
 /// A tool call to a computer use tool. See the
-/// [computer use guide](/docs/guides/tools-computer-use) for more information.
+/// [computer use guide](https://platform.openai.com/docs/guides/tools-computer-use) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCall`.
 public struct ComputerToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1227,7 +1209,6 @@ public struct ComputerToolCall: Codable, Hashable, Sendable, SpecDeviationReport
     public var id: Swift.String
     /// An identifier used when responding to the tool call with output.
     public var callID: Swift.String
-    /// The `action` member.
     public var action: ComputerAction?
     /// Flattened batched actions for `computer_use`. Each action includes an
     /// `type` discriminator and action-specific fields.
@@ -1246,9 +1227,8 @@ public struct ComputerToolCall: Codable, Hashable, Sendable, SpecDeviationReport
     ///   - id: The unique ID of the computer call.
     ///   - callID: An identifier used when responding to the tool call with output.
     ///   - pendingSafetyChecks: The pending safety checks for the computer call.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
-    ///   - action: The `action` member.
-    ///   - actions: Flattened batched actions for `computer_use`. Each action includes an
+    ///   - status: The status of the item.
+    ///   - actions: Flattened batched actions for `computer_use`.
     public init(
         id: Swift.String,
         callID: Swift.String,
@@ -1355,8 +1335,8 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable, SpecDeviation
     ///   - callID: The ID of the computer tool call that produced the output.
     ///   - output: A computer screenshot image used with the computer use tool.
     ///   - id: The ID of the computer tool call output.
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the developer.
+    ///   - status: The status of the message input.
     public init(
         callID: Swift.String,
         output: ComputerScreenshotImage,
@@ -1433,8 +1413,6 @@ public struct ComputerToolCallOutput: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `ComputerToolCallOutputResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ComputerToolCallOutputResource`.
 public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the computer call tool output.
@@ -1460,8 +1438,8 @@ public struct ComputerToolCallOutputResource: Codable, Hashable, Sendable, SpecD
     ///   - id: The unique ID of the computer call tool output.
     ///   - callID: The ID of the computer tool call that produced the output.
     ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
+    ///   - status: The status of the message input.
+    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the developer.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -1565,42 +1543,38 @@ public enum ConversationParam: Codable, Hashable, Sendable, UnknownCaseRepresent
     }
 }
 
-/// The `CreateModelResponseProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateModelResponseProperties`.
 public struct CreateModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// An integer between 0 and 20 specifying the maximum number of most likely
     /// tokens to return at each token position, each with an associated log
     /// probability. In some cases, the number of returned tokens may be fewer than
     /// requested.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: CreateModelResponseProperties.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: CreateModelResponseProperties.PromptCacheRetention? {
         get { _promptCacheRetention }
         set { _promptCacheRetention = newValue }
     }
-    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    /// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
     public var promptCacheOptions: PromptCacheOptionsParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1608,15 +1582,13 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable, SpecDe
     /// Creates a new `CreateModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
-    ///   - promptCacheOptions: Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+    ///   - topLogprobs: An integer between 0 and 20 specifying the maximum number of most likely tokens to return at each token position, each with an associated log probability.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
+    ///   - promptCacheOptions: Options for prompt caching.
     public init(
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
@@ -1688,7 +1660,7 @@ public struct CreateModelResponseProperties: Codable, Hashable, Sendable, SpecDe
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -1724,7 +1696,6 @@ public struct CustomToolCall: Codable, Hashable, Sendable, SpecDeviationReportin
     public var id: Swift.String?
     /// An identifier used to map this custom tool call to a tool call output.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the custom tool being called.
     public var namespace: Swift.String?
@@ -1742,7 +1713,6 @@ public struct CustomToolCall: Codable, Hashable, Sendable, SpecDeviationReportin
     ///   - name: The name of the custom tool being called.
     ///   - input: The input for the custom tool call generated by the model.
     ///   - id: The unique ID of the custom tool call in the OpenAI platform.
-    ///   - caller: The `caller` member.
     ///   - namespace: The namespace of the custom tool being called.
     public init(
         callID: Swift.String,
@@ -1810,7 +1780,6 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable, SpecDeviationRe
     public var id: Swift.String?
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -1824,7 +1793,6 @@ public struct CustomToolCallOutput: Codable, Hashable, Sendable, SpecDeviationRe
     ///   - callID: The call ID, used to map this custom tool call output to a custom tool call.
     ///   - output: The output from the custom tool call generated by your code.
     ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
-    ///   - caller: The `caller` member.
     public init(
         callID: Swift.String,
         output: CustomToolCallOutput.Output,
@@ -1982,7 +1950,6 @@ public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
     /// Text, image, or audio input to the model, used to generate a response.
     /// Can also contain previous assistant responses.
     public var content: EasyInputMessage.ContentValue
-    /// The `phase` member.
     public var phase: MessagePhase?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1990,9 +1957,8 @@ public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `EasyInputMessage`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `assistant`, `system`, or
+    ///   - role: The role of the message input.
     ///   - content: Text, image, or audio input to the model, used to generate a response.
-    ///   - phase: The `phase` member.
     public init(
         role: EasyInputMessage.RoleValue,
         content: EasyInputMessage.ContentValue,
@@ -2070,7 +2036,7 @@ public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
     public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
-        /// A list of one or many input items to the model, containing different content
+        /// A list of one or many input items to the model, containing different content types.
         case inputMessageContentList(InputMessageContentList)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2106,28 +2072,16 @@ public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `Error` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Error`.
 public struct ErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.String?
-    /// The `message` member.
     public var message: Swift.String
-    /// The `param` member.
     public var param: Swift.String?
-    /// The `type` member.
     public var type: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorObject`.
-    ///
-    /// - Parameters:
-    ///   - message: The `message` member.
-    ///   - type: The `type` member.
-    ///   - code: The `code` member.
-    ///   - param: The `param` member.
     public init(
         message: Swift.String,
         type: Swift.String,
@@ -2173,19 +2127,13 @@ public struct ErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `ErrorResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ErrorResponse`.
 public struct ErrorResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `error` member.
     public var error: ErrorObject
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorResponse`.
-    ///
-    /// - Parameters:
-    ///   - error: The `error` member.
     public init(error: ErrorObject) {
         self.error = error
     }
@@ -2233,8 +2181,8 @@ public struct EvalItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `EvalItem`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `assistant`, `system`, or
-    ///   - content: Inputs to the model - can contain template strings. Supports text, output text, input images, and input audio, either as a single item or an array of items.
+    ///   - role: The role of the message input.
+    ///   - content: Inputs to the model - can contain template strings.
     public init(
         role: EvalItem.RoleValue,
         content: EvalItemContent
@@ -2307,7 +2255,7 @@ public struct EvalItem: Codable, Hashable, Sendable, SpecDeviationReporting {
 public enum EvalItemContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
     /// A single content item: input text, output text, input image, or input audio.
     case item(EvalItemContentItem)
-    /// A list of inputs, each of which may be either an input text, output text, input
+    /// A list of inputs, each of which may be either an input text, output text, input image, or input audio object.
     case array(EvalItemContentArray)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2472,7 +2420,7 @@ public struct EvalItemInputImage: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - imageURL: The URL of the image input.
-    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, or `auto`. Defaults to `auto`.
+    ///   - detail: The detail level of the image to be sent to the model.
     public init(
         imageURL: Swift.String,
         detail: Swift.String? = nil
@@ -2523,7 +2471,7 @@ public struct FileExpirationAfter: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `FileExpirationAfter`.
     ///
     /// - Parameters:
-    ///   - seconds: The number of seconds after the anchor time that the file will expire. Must be between 3600 (1 hour) and 2592000 (30 days).
+    ///   - seconds: The number of seconds after the anchor time that the file will expire.
     public init(seconds: Swift.Int) {
         self.seconds = seconds
     }
@@ -2610,7 +2558,7 @@ public struct FilePath: Codable, Hashable, Sendable, SpecDeviationReporting {
 }
 
 /// The results of a file search tool call. See the
-/// [file search guide](/docs/guides/tools-file-search) for more information.
+/// [file search guide](https://platform.openai.com/docs/guides/tools-file-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FileSearchToolCall`.
 public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2621,7 +2569,6 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
     public var status: FileSearchToolCall.Status
     /// The queries used to search for files.
     public var queries: [Swift.String]
-    /// The `results` member.
     public var results: [FileSearchToolCall.ResultValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2630,9 +2577,8 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - id: The unique ID of the file search tool call.
-    ///   - status: The status of the file search tool call. One of `in_progress`,
+    ///   - status: The status of the file search tool call.
     ///   - queries: The queries used to search for files.
-    ///   - results: The `results` member.
     public init(
         id: Swift.String,
         status: FileSearchToolCall.Status,
@@ -2709,8 +2655,6 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/FileSearchToolCall/properties/results/anyOf/0/items`.
     public struct ResultValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the file.
@@ -2719,7 +2663,6 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
         public var text: Swift.String?
         /// The name of the file.
         public var filename: Swift.String?
-        /// The `attributes` member.
         public var attributes: VectorStoreFileAttributes?
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
@@ -2732,7 +2675,6 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
         ///   - fileID: The unique ID of the file.
         ///   - text: The text that was retrieved from the file.
         ///   - filename: The name of the file.
-        ///   - attributes: The `attributes` member.
         ///   - score: The relevance score of the file - a value between 0 and 1.
         public init(
             fileID: Swift.String? = nil,
@@ -2785,17 +2727,15 @@ public struct FileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `FunctionAndCustomToolCallOutput` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionAndCustomToolCallOutput`.
 public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text input to the model. (type: `input_text`)
+    /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(InputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+    /// An image input to the model. Selected when `type` is `input_image`.
     case inputImage(InputImageContent)
-    /// A file input to the model. (type: `input_file`)
+    /// A file input to the model. Selected when `type` is `input_file`.
     case inputFile(InputFileContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2829,19 +2769,16 @@ public enum FunctionAndCustomToolCallOutput: Codable, Hashable, Sendable, Unknow
     }
 }
 
-/// The `FunctionObject` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FunctionObject`.
 public struct FunctionObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A description of what the function does, used by the model to choose when and how to call the function.
     public var description: Swift.String?
     /// The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
     public var name: Swift.String
-    /// The parameters the functions accepts, described as a JSON Schema object. See the [guide](/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
+    /// The parameters the functions accepts, described as a JSON Schema object. See the [guide](https://platform.openai.com/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
     ///
     /// Omitting `parameters` defines a function with an empty parameter list.
     public var parameters: FunctionParameters?
-    /// The `strict` member.
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2849,10 +2786,9 @@ public struct FunctionObject: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `FunctionObject`.
     ///
     /// - Parameters:
-    ///   - name: The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.
+    ///   - name: The name of the function to be called.
     ///   - description: A description of what the function does, used by the model to choose when and how to call the function.
-    ///   - parameters: The parameters the functions accepts, described as a JSON Schema object. See the [guide](/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
-    ///   - strict: The `strict` member.
+    ///   - parameters: The parameters the functions accepts, described as a JSON Schema object.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -2898,7 +2834,7 @@ public struct FunctionObject: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The parameters the functions accepts, described as a JSON Schema object. See the [guide](/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
+/// The parameters the functions accepts, described as a JSON Schema object. See the [guide](https://platform.openai.com/docs/guides/function-calling) for examples, and the [JSON Schema reference](https://json-schema.org/understanding-json-schema/) for documentation about the format.
 ///
 /// Omitting `parameters` defines a function with an empty parameter list.
 ///
@@ -2906,7 +2842,7 @@ public struct FunctionObject: Codable, Hashable, Sendable, SpecDeviationReportin
 public typealias FunctionParameters = [Swift.String: JSONValue]
 
 /// A tool call to run a function. See the
-/// [function calling guide](/docs/guides/function-calling) for more information.
+/// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCall`.
 public struct FunctionToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2914,7 +2850,6 @@ public struct FunctionToolCall: Codable, Hashable, Sendable, SpecDeviationReport
     public var id: Swift.String?
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -2935,9 +2870,8 @@ public struct FunctionToolCall: Codable, Hashable, Sendable, SpecDeviationReport
     ///   - name: The name of the function to run.
     ///   - arguments: A JSON string of the arguments to pass to the function.
     ///   - id: The unique ID of the function tool call.
-    ///   - caller: The `caller` member.
     ///   - namespace: The namespace of the function to run.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     public init(
         callID: Swift.String,
         name: Swift.String,
@@ -3037,7 +2971,6 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable, SpecDeviation
     public var name: Swift.String?
     /// The namespace of the tool that produced the output.
     public var namespace: Swift.String?
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
@@ -3052,12 +2985,11 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - output: The output from the function call generated by your code.
-    ///   - id: The unique ID of the function tool call output. Populated when this item
+    ///   - id: The unique ID of the function tool call output.
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the tool that produced the output.
     ///   - namespace: The namespace of the tool that produced the output.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     public init(
         output: FunctionToolCallOutput.Output,
         id: Swift.String? = nil,
@@ -3188,8 +3120,6 @@ public struct FunctionToolCallOutput: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `FunctionToolCallOutputResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallOutputResource`.
 public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function call tool output.
@@ -3200,7 +3130,6 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable, SpecD
     public var name: Swift.String?
     /// The namespace of the tool that produced the output.
     public var namespace: Swift.String?
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
@@ -3218,11 +3147,10 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable, SpecD
     /// - Parameters:
     ///   - id: The unique ID of the function call tool output.
     ///   - output: The output from the function call generated by your code.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the tool that produced the output.
     ///   - namespace: The namespace of the tool that produced the output.
-    ///   - caller: The `caller` member.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3336,15 +3264,12 @@ public struct FunctionToolCallOutputResource: Codable, Hashable, Sendable, SpecD
     }
 }
 
-/// The `FunctionToolCallResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FunctionToolCallResource`.
 public struct FunctionToolCallResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the function tool call.
     public var id: Swift.String
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -3367,8 +3292,7 @@ public struct FunctionToolCallResource: Codable, Hashable, Sendable, SpecDeviati
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the function to run.
     ///   - arguments: A JSON string of the arguments to pass to the function.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
-    ///   - caller: The `caller` member.
+    ///   - status: The status of the item.
     ///   - namespace: The namespace of the function to run.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
@@ -3448,7 +3372,6 @@ public struct GraderLabelModel: Codable, Hashable, Sendable, SpecDeviationReport
     public var name: Swift.String
     /// The model to use for the evaluation. Must support structured outputs.
     public var model: Swift.String
-    /// The `input` member.
     public var input: [EvalItem]
     /// The labels to assign to each item in the evaluation.
     public var labels: [Swift.String]
@@ -3461,10 +3384,9 @@ public struct GraderLabelModel: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - model: The model to use for the evaluation. Must support structured outputs.
-    ///   - input: The `input` member.
+    ///   - model: The model to use for the evaluation.
     ///   - labels: The labels to assign to each item in the evaluation.
-    ///   - passingLabels: The labels that indicate a passing result. Must be a subset of labels.
+    ///   - passingLabels: The labels that indicate a passing result.
     public init(
         name: Swift.String,
         model: Swift.String,
@@ -3602,9 +3524,9 @@ public struct GraderScoreModel: Codable, Hashable, Sendable, SpecDeviationReport
     /// - Parameters:
     ///   - name: The name of the grader.
     ///   - model: The model to use for the evaluation.
-    ///   - input: The input messages evaluated by the grader. Supports text, output text, input image, and input audio content blocks, and may include template strings.
+    ///   - input: The input messages evaluated by the grader.
     ///   - samplingParams: The sampling parameters for the model.
-    ///   - range: The range of the score. Defaults to `[0, 1]`.
+    ///   - range: The range of the score.
     public init(
         name: Swift.String,
         model: Swift.String,
@@ -3661,15 +3583,13 @@ public struct GraderScoreModel: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Remark: Generated from `#/components/schemas/GraderScoreModel/properties/sampling_params`.
     public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `seed` member.
         public var seed: Swift.Int?
-        /// The `top_p` member.
+        /// The JSON member `top_p`.
         public var topP: Swift.Double?
-        /// The `temperature` member.
         public var temperature: Swift.Double?
-        /// The `max_completions_tokens` member.
+        /// The JSON member `max_completions_tokens`.
         public var maxCompletionsTokens: Swift.Int?
-        /// The `reasoning_effort` member.
+        /// The JSON member `reasoning_effort`.
         public var reasoningEffort: ReasoningEffort?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3677,11 +3597,9 @@ public struct GraderScoreModel: Codable, Hashable, Sendable, SpecDeviationReport
         /// Creates a new `SamplingParams`.
         ///
         /// - Parameters:
-        ///   - seed: The `seed` member.
-        ///   - topP: The `top_p` member.
-        ///   - temperature: The `temperature` member.
-        ///   - maxCompletionsTokens: The `max_completions_tokens` member.
-        ///   - reasoningEffort: The `reasoning_effort` member.
+        ///   - topP: The JSON member `top_p`.
+        ///   - maxCompletionsTokens: The JSON member `max_completions_tokens`.
+        ///   - reasoningEffort: The JSON member `reasoning_effort`.
         public init(
             seed: Swift.Int? = nil,
             topP: Swift.Double? = nil,
@@ -3752,9 +3670,9 @@ public struct GraderStringCheck: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Parameters:
     ///   - name: The name of the grader.
-    ///   - input: The input text. This may include template strings.
-    ///   - reference: The reference text. This may include template strings.
-    ///   - operation: The string check operation to perform. One of `eq`, `ne`, `like`, or `ilike`.
+    ///   - input: The input text.
+    ///   - reference: The reference text.
+    ///   - operation: The string check operation to perform.
     public init(
         name: Swift.String,
         input: Swift.String,
@@ -3851,7 +3769,7 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviationRe
     ///   - name: The name of the grader.
     ///   - input: The text being graded.
     ///   - reference: The text being graded against.
-    ///   - evaluationMetric: The evaluation metric to use. One of `cosine`, `fuzzy_match`, `bleu`,
+    ///   - evaluationMetric: The evaluation metric to use.
     public init(
         name: Swift.String,
         input: Swift.String,
@@ -3945,5 +3863,129 @@ public struct GraderTextSimilarity: Codable, Hashable, Sendable, SpecDeviationRe
 
         /// `rouge_l`
         public static var rougeL: Self { Self(rawValue: "rouge_l") }
+    }
+}
+
+/// Summary information about a group returned in role assignment responses.
+///
+/// - Remark: Generated from `#/components/schemas/Group`.
+public struct Group: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Identifier for the group.
+    public var id: Swift.String
+    /// Display name of the group.
+    public var name: Swift.String
+    /// Unix timestamp (in seconds) when the group was created.
+    public var createdAt: Swift.Int
+    /// Whether the group is managed through SCIM.
+    public var scimManaged: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Group`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the group.
+    ///   - name: Display name of the group.
+    ///   - createdAt: Unix timestamp (in seconds) when the group was created.
+    ///   - scimManaged: Whether the group is managed through SCIM.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        createdAt: Swift.Int,
+        scimManaged: Swift.Bool
+    ) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.scimManaged = scimManaged
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case name
+        case createdAt = "created_at"
+        case scimManaged = "scim_managed"
+        case object
+    }
+
+    /// Decodes `Group` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("group", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
+        self.scimManaged = try reader.required(Swift.Bool.self, .scimManaged)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("group", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.createdAt, forKey: .createdAt)
+        try container.encode(self.scimManaged, forKey: .scimManaged)
+    }
+}
+
+/// Role assignment linking a group to a role.
+///
+/// - Remark: Generated from `#/components/schemas/GroupRoleAssignment`.
+public struct GroupRoleAssignment: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Summary information about a group returned in role assignment responses.
+    public var group: Group
+    /// Details about a role that can be assigned through the public Roles API.
+    public var role: Role
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `GroupRoleAssignment`.
+    ///
+    /// - Parameters:
+    ///   - group: Summary information about a group returned in role assignment responses.
+    ///   - role: Details about a role that can be assigned through the public Roles API.
+    public init(
+        group: Group,
+        role: Role
+    ) {
+        self.group = group
+        self.role = role
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case group
+        case role
+        case object
+    }
+
+    /// Decodes `GroupRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("group.role", .object, required: true)
+        self.group = try reader.required(Group.self, .group)
+        self.role = try reader.required(Role.self, .role)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("group.role", forKey: .object)
+        try container.encode(self.group, forKey: .group)
+        try container.encode(self.role, forKey: .role)
     }
 }

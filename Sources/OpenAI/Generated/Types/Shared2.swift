@@ -3,135 +3,10 @@
 
 import Foundation
 
-/// Summary information about a group returned in role assignment responses.
-///
-/// - Remark: Generated from `#/components/schemas/Group`.
-public struct Group: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Identifier for the group.
-    public var id: Swift.String
-    /// Display name of the group.
-    public var name: Swift.String
-    /// Unix timestamp (in seconds) when the group was created.
-    public var createdAt: Swift.Int
-    /// Whether the group is managed through SCIM.
-    public var scimManaged: Swift.Bool
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Group`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier for the group.
-    ///   - name: Display name of the group.
-    ///   - createdAt: Unix timestamp (in seconds) when the group was created.
-    ///   - scimManaged: Whether the group is managed through SCIM.
-    public init(
-        id: Swift.String,
-        name: Swift.String,
-        createdAt: Swift.Int,
-        scimManaged: Swift.Bool
-    ) {
-        self.id = id
-        self.name = name
-        self.createdAt = createdAt
-        self.scimManaged = scimManaged
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case createdAt = "created_at"
-        case scimManaged = "scim_managed"
-        case object
-    }
-
-    /// Decodes `Group` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("group", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.createdAt = try reader.required(Swift.Int.self, .createdAt)
-        self.scimManaged = try reader.required(Swift.Bool.self, .scimManaged)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("group", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.createdAt, forKey: .createdAt)
-        try container.encode(self.scimManaged, forKey: .scimManaged)
-    }
-}
-
-/// Role assignment linking a group to a role.
-///
-/// - Remark: Generated from `#/components/schemas/GroupRoleAssignment`.
-public struct GroupRoleAssignment: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Summary information about a group returned in role assignment responses.
-    public var group: Group
-    /// Details about a role that can be assigned through the public Roles API.
-    public var role: Role
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `GroupRoleAssignment`.
-    ///
-    /// - Parameters:
-    ///   - group: Summary information about a group returned in role assignment responses.
-    ///   - role: Details about a role that can be assigned through the public Roles API.
-    public init(
-        group: Group,
-        role: Role
-    ) {
-        self.group = group
-        self.role = role
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case group
-        case role
-        case object
-    }
-
-    /// Decodes `GroupRoleAssignment` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("group.role", .object, required: true)
-        self.group = try reader.required(Group.self, .group)
-        self.role = try reader.required(Role.self, .role)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("group.role", forKey: .object)
-        try container.encode(self.group, forKey: .group)
-        try container.encode(self.role, forKey: .role)
-    }
-}
-
 /// A tool that generates images using the GPT image models.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenTool`.
 public struct ImageGenTool: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `model` member.
     public var model: ImageGenTool.ModelValue?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
     /// or `auto`. Default: `auto`.
@@ -151,7 +26,7 @@ public struct ImageGenTool: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// `gpt-image-2-2026-04-21`, this support is in preview. When using
     /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
     public var background: ImageGenTool.Background?
-    /// The `input_fidelity` member.
+    /// The JSON member `input_fidelity`.
     public var inputFidelity: InputFidelity?
     /// Optional mask for inpainting. Contains `image_url`
     /// (string, optional) and `file_id` (string, optional).
@@ -166,17 +41,16 @@ public struct ImageGenTool: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// Creates a new `ImageGenTool`.
     ///
     /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - quality: The quality of the generated image. One of `low`, `medium`, `high`,
-    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///   - outputFormat: The output format of the generated image. One of `png`, `webp`, or
-    ///   - outputCompression: Compression level for the output image. Default: 100.
-    ///   - moderation: Moderation level for the generated image. Default: `auto`.
-    ///   - background: Set the background of the generated image. One of `transparent`,
-    ///   - inputFidelity: The `input_fidelity` member.
-    ///   - inputImageMask: Optional mask for inpainting. Contains `image_url`
+    ///   - quality: The quality of the generated image.
+    ///   - size: The size of the generated images.
+    ///   - outputFormat: The output format of the generated image.
+    ///   - outputCompression: Compression level for the output image.
+    ///   - moderation: Moderation level for the generated image.
+    ///   - background: Set the background of the generated image.
+    ///   - inputFidelity: The JSON member `input_fidelity`.
+    ///   - inputImageMask: Optional mask for inpainting.
     ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
-    ///   - action: Whether to generate a new image or edit an existing image. Default: `auto`.
+    ///   - action: Whether to generate a new image or edit an existing image.
     public init(
         model: ImageGenTool.ModelValue? = nil,
         quality: ImageGenTool.Quality? = nil,
@@ -259,8 +133,6 @@ public struct ImageGenTool: Codable, Hashable, Sendable, SpecDeviationReporting 
         try container.encodeIfPresent(self.action, forKey: .action)
     }
 
-    /// The `model` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/ImageGenTool/properties/model`.
@@ -467,7 +339,6 @@ public struct ImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationReport
     public var id: Swift.String
     /// The status of the image generation call.
     public var status: ImageGenToolCall.Status
-    /// The `result` member.
     public var result: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -477,7 +348,6 @@ public struct ImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationReport
     /// - Parameters:
     ///   - id: The unique ID of the image generation call.
     ///   - status: The status of the image generation call.
-    ///   - result: The `result` member.
     public init(
         id: Swift.String,
         status: ImageGenToolCall.Status,
@@ -550,7 +420,7 @@ public struct ImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationReport
 ///
 /// - Remark: Generated from `#/components/schemas/InputAudio`.
 public struct InputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input_audio` member.
+    /// The JSON member `input_audio`.
     public var inputAudio: InputAudio.InputAudioValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -558,7 +428,7 @@ public struct InputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `InputAudio`.
     ///
     /// - Parameters:
-    ///   - inputAudio: The `input_audio` member.
+    ///   - inputAudio: The JSON member `input_audio`.
     public init(inputAudio: InputAudio.InputAudioValue) {
         self.inputAudio = inputAudio
     }
@@ -589,8 +459,6 @@ public struct InputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
         try container.encode(self.inputAudio, forKey: .inputAudio)
     }
 
-    /// The `input_audio` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/InputAudio/properties/input_audio`.
     public struct InputAudioValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Base64-encoded audio data.
@@ -605,7 +473,7 @@ public struct InputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
         ///
         /// - Parameters:
         ///   - data: Base64-encoded audio data.
-        ///   - format: The format of the audio data. Currently supported formats are `mp3` and
+        ///   - format: The format of the audio data.
         public init(
             data: Swift.String,
             format: InputAudio.InputAudioValue.Format
@@ -662,17 +530,15 @@ public struct InputAudio: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `InputContent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
 public enum InputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text input to the model. (type: `input_text`)
+    /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(InputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+    /// An image input to the model. Selected when `type` is `input_image`.
     case inputImage(InputImageContent)
-    /// A file input to the model. (type: `input_file`)
+    /// A file input to the model. Selected when `type` is `input_file`.
     case inputFile(InputFileContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -706,23 +572,21 @@ public enum InputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable 
     }
 }
 
-/// The `InputItem` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.
 public enum InputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A message input to the model with a role indicating instruction following
+    /// A message input to the model with a role indicating instruction following hierarchy.
     case easyInputMessage(EasyInputMessage)
-    /// An item representing part of the context for the response to be
+    /// An item representing part of the context for the response to be generated by the model.
     case item(Item)
-    /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
+    /// Compacts the current context. Selected when `type` is `compaction_trigger`.
     case compactionTrigger(CompactionTriggerItemParam)
-    /// An internal identifier for an item to reference. (type: `item_reference`)
+    /// An internal identifier for an item to reference. Selected when `type` is `item_reference`.
     case itemReference(ItemReferenceParam)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(ProgramItemParam)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(ProgramOutputItemParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -791,9 +655,9 @@ public struct InputMessage: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// Creates a new `InputMessage`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - content: A list of one or many input items to the model, containing different content
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
+    ///   - role: The role of the message input.
+    ///   - content: A list of one or many input items to the model, containing different content types.
+    ///   - status: The status of item.
     public init(
         role: InputMessage.RoleValue,
         content: InputMessageContentList,
@@ -894,59 +758,59 @@ public typealias InputMessageContentList = [InputContent]
 ///
 /// - Remark: Generated from `#/components/schemas/Item`.
 public enum Item: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A message input to the model with a role indicating instruction following
+    /// A message input to the model with a role indicating instruction following hierarchy.
     case inputMessage(InputMessage)
     /// An output message from the model.
     case outputMessage(OutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
     case fileSearchCall(FileSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
     case computerCall(ComputerToolCall)
-    /// The output of a computer tool call. (type: `computer_call_output`)
+    /// The output of a computer tool call. Selected when `type` is `computer_call_output`.
     case computerCallOutput(ComputerCallOutputItemParam)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
     case webSearchCall(WebSearchToolCall)
-    /// A tool call to run a function. See the (type: `function_call`)
+    /// A tool call to run a function. Selected when `type` is `function_call`.
     case functionCall(FunctionToolCall)
-    /// The output of a function tool call. (type: `function_call_output`)
+    /// The output of a function tool call. Selected when `type` is `function_call_output`.
     case functionCallOutput(FunctionCallOutputItemParam)
-    /// type: `tool_search_call`
+    /// Selected when `type` is `tool_search_call`.
     case toolSearchCall(ToolSearchCallItemParam)
-    /// type: `tool_search_output`
+    /// Selected when `type` is `tool_search_output`.
     case toolSearchOutput(ToolSearchOutputItemParam)
-    /// type: `additional_tools`
+    /// Selected when `type` is `additional_tools`.
     case additionalTools(AdditionalToolsItemParam)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
     case reasoning(ReasoningItem)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
     case compaction(CompactionSummaryItemParam)
-    /// An image generation request made by the model. (type: `image_generation_call`)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
     case imageGenerationCall(ImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
     case codeInterpreterCall(CodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
     case localShellCall(LocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
     case localShellCallOutput(LocalShellToolCallOutput)
-    /// A tool representing a request to execute one or more shell commands. (type: `shell_call`)
+    /// A tool representing a request to execute one or more shell commands. Selected when `type` is `shell_call`.
     case shellCall(FunctionShellCallItemParam)
-    /// The streamed output items emitted by a shell tool call. (type: `shell_call_output`)
+    /// The streamed output items emitted by a shell tool call. Selected when `type` is `shell_call_output`.
     case shellCallOutput(FunctionShellCallOutputItemParam)
-    /// A tool call representing a request to create, delete, or update files using diff patches. (type: `apply_patch_call`)
+    /// A tool call representing a request to create, delete, or update files using diff patches. Selected when `type` is `apply_patch_call`.
     case applyPatchCall(ApplyPatchToolCallItemParam)
-    /// The streamed output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
+    /// The streamed output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
     case applyPatchCallOutput(ApplyPatchToolCallOutputItemParam)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
     case mcpListTools(MCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
     case mcpApprovalRequest(MCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
     case mcpApprovalResponse(MCPApprovalResponse)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
     case mcpCall(MCPToolCall)
-    /// The output of a custom tool call from your code, being sent back to the model. (type: `custom_tool_call_output`)
+    /// The output of a custom tool call from your code, being sent back to the model. Selected when `type` is `custom_tool_call_output`.
     case customToolCallOutput(CustomToolCallOutput)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
+    /// A call to a custom tool created by the model. Selected when `type` is `custom_tool_call`.
     case customToolCall(CustomToolCall)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1156,7 +1020,6 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     public var id: Swift.String
     /// A JSON string of the output of the local shell tool call.
     public var output: Swift.String
-    /// The `status` member.
     public var status: LocalShellToolCallOutput.Status?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1166,7 +1029,6 @@ public struct LocalShellToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     /// - Parameters:
     ///   - id: The unique ID of the local shell tool call generated by the model.
     ///   - output: A JSON string of the output of the local shell tool call.
-    ///   - status: The `status` member.
     public init(
         id: Swift.String,
         output: Swift.String,
@@ -1306,13 +1168,11 @@ public struct MCPApprovalRequest: Codable, Hashable, Sendable, SpecDeviationRepo
 ///
 /// - Remark: Generated from `#/components/schemas/MCPApprovalResponse`.
 public struct MCPApprovalResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// The ID of the approval request being answered.
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
-    /// The `reason` member.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1322,8 +1182,6 @@ public struct MCPApprovalResponse: Codable, Hashable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
-    ///   - id: The `id` member.
-    ///   - reason: The `reason` member.
     public init(
         approvalRequestID: Swift.String,
         approve: Swift.Bool,
@@ -1382,7 +1240,6 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable, SpecDevi
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
-    /// The `reason` member.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1393,7 +1250,6 @@ public struct MCPApprovalResponseResource: Codable, Hashable, Sendable, SpecDevi
     ///   - id: The unique ID of the approval response
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
-    ///   - reason: The `reason` member.
     public init(
         id: Swift.String,
         approvalRequestID: Swift.String,
@@ -1452,7 +1308,6 @@ public struct MCPListTools: Codable, Hashable, Sendable, SpecDeviationReporting 
     public var serverLabel: Swift.String
     /// The tools available on the server.
     public var tools: [MCPListToolsTool]
-    /// The `error` member.
     public var error: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1463,7 +1318,6 @@ public struct MCPListTools: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///   - id: The unique ID of the list.
     ///   - serverLabel: The label of the MCP server.
     ///   - tools: The tools available on the server.
-    ///   - error: The `error` member.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -1518,11 +1372,9 @@ public struct MCPListTools: Codable, Hashable, Sendable, SpecDeviationReporting 
 public struct MCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the tool.
     public var name: Swift.String
-    /// The `description` member.
     public var description: Swift.String?
     /// The JSON schema describing the tool's input.
     public var inputSchema: [Swift.String: JSONValue]
-    /// The `annotations` member.
     public var annotations: [Swift.String: JSONValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1532,8 +1384,6 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationReport
     /// - Parameters:
     ///   - name: The name of the tool.
     ///   - inputSchema: The JSON schema describing the tool's input.
-    ///   - description: The `description` member.
-    ///   - annotations: The `annotations` member.
     public init(
         name: Swift.String,
         inputSchema: [Swift.String: JSONValue],
@@ -1580,7 +1430,7 @@ public struct MCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationReport
 }
 
 /// Give the model access to additional tools via remote Model Context Protocol
-/// (MCP) servers. [Learn more about MCP](/docs/guides/tools-remote-mcp).
+/// (MCP) servers. [Learn more about MCP](https://platform.openai.com/docs/guides/tools-remote-mcp).
 ///
 /// - Remark: Generated from `#/components/schemas/MCPTool`.
 public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1591,7 +1441,7 @@ public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var serverURL: Swift.String?
     /// Identifier for service connectors, like those available in ChatGPT. One of
     /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
+    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
     ///
     /// Currently supported `connector_id` values are:
     ///
@@ -1613,13 +1463,12 @@ public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var authorization: Swift.String?
     /// Optional description of the MCP server, used to provide more context.
     public var serverDescription: Swift.String?
-    /// The `headers` member.
     public var headers: [Swift.String: Swift.String]?
-    /// The `allowed_tools` member.
+    /// The JSON member `allowed_tools`.
     public var allowedTools: MCPTool.AllowedTools?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [CallableToolAllowedCaller]?
-    /// The `require_approval` member.
+    /// The JSON member `require_approval`.
     public var requireApproval: MCPTool.RequireApproval?
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
@@ -1630,15 +1479,14 @@ public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - serverLabel: A label for this MCP server, used to identify it in tool calls.
-    ///   - serverURL: The URL for the MCP server. One of `server_url`, `connector_id`, or
-    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT. One of
-    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL. One of
-    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either
+    ///   - serverURL: The URL for the MCP server.
+    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT.
+    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
+    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
     ///   - serverDescription: Optional description of the MCP server, used to provide more context.
-    ///   - headers: The `headers` member.
-    ///   - allowedTools: The `allowed_tools` member.
-    ///   - allowedCallers: The `allowed_callers` member.
-    ///   - requireApproval: The `require_approval` member.
+    ///   - allowedTools: The JSON member `allowed_tools`.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - requireApproval: The JSON member `require_approval`.
     ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
     public init(
         serverLabel: Swift.String,
@@ -1724,7 +1572,7 @@ public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
 
     /// Identifier for service connectors, like those available in ChatGPT. One of
     /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
+    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
     ///
     /// Currently supported `connector_id` values are:
     ///
@@ -1778,7 +1626,7 @@ public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/allowed_tools/anyOf/0`.
     public enum AllowedTools: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A string array of allowed tool names
+        /// A string array of allowed tool names.
         case mcpAllowedTools([Swift.String])
         /// A filter object to specify which tools are allowed.
         case mcpToolFilter(MCPToolFilter)
@@ -1818,9 +1666,9 @@ public struct MCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/MCPTool/properties/require_approval/anyOf/0`.
     public enum RequireApproval: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Specify which of the MCP server's tools require approval. Can be
+        /// Specify which of the MCP server's tools require approval.
         case mcpToolApprovalFilter(MCPTool.RequireApproval.MCPToolApprovalFilter)
-        /// Specify a single approval policy for all tools. One of `always` or
+        /// Specify a single approval policy for all tools.
         case string(MCPTool.RequireApproval.StringValue)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1939,13 +1787,12 @@ public struct MCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var name: Swift.String
     /// A JSON string of the arguments passed to the tool.
     public var arguments: Swift.String
-    /// The `output` member.
     public var output: Swift.String?
     /// The error from the tool call, if any.
     public var error: MCPToolCallError?
     /// The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
     public var status: MCPToolCallStatus?
-    /// The `approval_request_id` member.
+    /// The JSON member `approval_request_id`.
     public var approvalRequestID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1957,10 +1804,9 @@ public struct MCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - serverLabel: The label of the MCP server running the tool.
     ///   - name: The name of the tool that was run.
     ///   - arguments: A JSON string of the arguments passed to the tool.
-    ///   - output: The `output` member.
     ///   - error: The error from the tool call, if any.
-    ///   - status: The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
-    ///   - approvalRequestID: The `approval_request_id` member.
+    ///   - status: The status of the tool call.
+    ///   - approvalRequestID: The JSON member `approval_request_id`.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -2029,17 +1875,15 @@ public struct MCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `MCPToolCallError` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallError`.
 public enum MCPToolCallError: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `mcp_protocol_error`
+    /// Selected when `type` is `mcp_protocol_error`.
     case mcpProtocolError(MCPProtocolError)
-    /// type: `mcp_tool_execution_error`
+    /// Selected when `type` is `mcp_tool_execution_error`.
     case mcpToolExecutionError(MCPToolExecutionError)
-    /// type: `http_error`
+    /// Selected when `type` is `http_error`.
     case httpError(HTTPError)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2090,7 +1934,7 @@ public struct MCPToolFilter: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - toolNames: List of allowed tool names.
-    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only. If an
+    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only.
     public init(
         toolNames: [Swift.String]? = nil,
         readOnly: Swift.Bool? = nil
@@ -2147,13 +1991,9 @@ public struct MessagePhase: OpenEnum {
     public static var finalAnswer: Self { Self(rawValue: "final_answer") }
 }
 
-/// The `Metadata` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Metadata`.
 public typealias Metadata = [Swift.String: Swift.String]
 
-/// The `ModelIdsResponses` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsResponses`.
@@ -2471,8 +2311,6 @@ public struct ModelIDsResponses: OpenEnum {
     public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
 }
 
-/// The `ModelIdsShared` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModelIdsShared`.
@@ -2733,33 +2571,29 @@ public struct ModelIDsShared: OpenEnum {
     public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
 }
 
-/// The `ModelResponseProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
 public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: Metadata?
-    /// The `top_logprobs` member.
+    /// The JSON member `top_logprobs`.
     public var topLogprobs: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
-    /// The `top_p` member.
+    /// The JSON member `top_p`.
     public var topP: Swift.Double?
     private var _user: Swift.String?
     /// This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
     /// A stable identifier for your end-users.
-    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](/docs/guides/safety-best-practices#safety-identifiers).
+    /// Used to boost cache hit rates by better bucketing similar requests and  to help OpenAI detect and prevent abuse. [Learn more](https://platform.openai.com/docs/guides/safety-best-practices#safety-identifiers).
     @available(*, deprecated)
     public var user: Swift.String? {
         get { _user }
         set { _user = newValue }
     }
-    /// The `safety_identifier` member.
+    /// The JSON member `safety_identifier`.
     public var safetyIdentifier: Swift.String?
-    /// The `prompt_cache_key` member.
+    /// The JSON member `prompt_cache_key`.
     public var promptCacheKey: Swift.String?
     private var _promptCacheRetention: ModelResponseProperties.PromptCacheRetention?
-    /// The `prompt_cache_retention` member.
+    /// The JSON member `prompt_cache_retention`.
     @available(*, deprecated)
     public var promptCacheRetention: ModelResponseProperties.PromptCacheRetention? {
         get { _promptCacheRetention }
@@ -2771,14 +2605,12 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviatio
     /// Creates a new `ModelResponseProperties`.
     ///
     /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - topLogprobs: The `top_logprobs` member.
-    ///   - temperature: The `temperature` member.
-    ///   - topP: The `top_p` member.
-    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`. Use `prompt_cache_key` instead to maintain caching optimizations.
-    ///   - safetyIdentifier: The `safety_identifier` member.
-    ///   - promptCacheKey: The `prompt_cache_key` member.
-    ///   - promptCacheRetention: The `prompt_cache_retention` member.
+    ///   - topLogprobs: The JSON member `top_logprobs`.
+    ///   - topP: The JSON member `top_p`.
+    ///   - user: This field is being replaced by `safety_identifier` and `prompt_cache_key`.
+    ///   - safetyIdentifier: The JSON member `safety_identifier`.
+    ///   - promptCacheKey: The JSON member `prompt_cache_key`.
+    ///   - promptCacheRetention: The JSON member `prompt_cache_retention`.
     public init(
         metadata: Metadata? = nil,
         topLogprobs: Swift.Int? = nil,
@@ -2845,7 +2677,7 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviatio
 
     /// Deprecated. Use `prompt_cache_options.ttl` instead.
     ///
-    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](/docs/guides/prompt-caching#prompt-cache-retention).
+    /// The retention policy for the prompt cache. Set to `24h` to enable extended prompt caching, which keeps cached prefixes active for longer, up to a maximum of 24 hours. [Learn more](https://platform.openai.com/docs/guides/prompt-caching#prompt-cache-retention).
     /// This field expresses a maximum retention policy, while
     /// `prompt_cache_options.ttl` expresses a minimum cache lifetime. The two
     /// fields are independent and do not interact.
@@ -2913,10 +2745,10 @@ public struct OpenAIFile: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - bytes: The size of the file, in bytes.
     ///   - createdAt: The Unix timestamp (in seconds) for when the file was created.
     ///   - filename: The name of the file.
-    ///   - purpose: The intended purpose of the file. Supported values are `assistants`, `assistants_output`, `batch`, `batch_output`, `fine-tune`, `fine-tune-results`, `vision`, and `user_data`.
+    ///   - purpose: The intended purpose of the file.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the file will expire.
-    ///   - status: Deprecated. The current status of the file, which can be either `uploaded`, `processed`, or `error`.
-    ///   - statusDetails: Deprecated. For details on why a fine-tuning training file failed validation, see the `error` field on `fine_tuning.job`.
+    ///   - status: Deprecated.
+    ///   - statusDetails: Deprecated.
     public init(
         id: Swift.String,
         bytes: Swift.Int,
@@ -3053,7 +2885,6 @@ public struct OutputMessage: Codable, Hashable, Sendable, SpecDeviationReporting
     public var id: Swift.String
     /// The content of the output message.
     public var content: [OutputMessageContent]
-    /// The `phase` member.
     public var phase: MessagePhase?
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
@@ -3066,8 +2897,7 @@ public struct OutputMessage: Codable, Hashable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - id: The unique ID of the output message.
     ///   - content: The content of the output message.
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
-    ///   - phase: The `phase` member.
+    ///   - status: The status of the message input.
     public init(
         id: Swift.String,
         content: [OutputMessageContent],
@@ -3142,15 +2972,13 @@ public struct OutputMessage: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `OutputMessageContent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/OutputMessageContent`.
 public enum OutputMessageContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text output from the model. (type: `output_text`)
+    /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(OutputTextContent)
-    /// A refusal from the model. (type: `refusal`)
+    /// A refusal from the model. Selected when `type` is `refusal`.
     case refusal(RefusalContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3181,21 +3009,19 @@ public enum OutputMessageContent: Codable, Hashable, Sendable, UnknownCaseRepres
     }
 }
 
-/// Whether to enable [parallel function calling](/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
+/// Whether to enable [parallel function calling](https://platform.openai.com/docs/guides/function-calling#configuring-parallel-function-calling) during tool use.
 ///
 /// - Remark: Generated from `#/components/schemas/ParallelToolCalls`.
 public typealias ParallelToolCalls = Swift.Bool
 
 /// Reference to a prompt template and its variables.
-/// [Learn more](/docs/guides/text?api-mode=responses#reusable-prompts).
+/// [Learn more](https://platform.openai.com/docs/guides/text?api-mode=responses#reusable-prompts).
 ///
 /// - Remark: Generated from `#/components/schemas/Prompt/anyOf/0`.
 public struct Prompt: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the prompt template to use.
     public var id: Swift.String
-    /// The `version` member.
     public var version: Swift.String?
-    /// The `variables` member.
     public var variables: ResponsePromptVariables?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3204,8 +3030,6 @@ public struct Prompt: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - id: The unique identifier of the prompt template to use.
-    ///   - version: The `version` member.
-    ///   - variables: The `variables` member.
     public init(
         id: Swift.String,
         version: Swift.String? = nil,
@@ -3298,13 +3122,10 @@ public struct Reasoning: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// When returned on a response, this is the effective execution mode.
     public var mode: ReasoningModeEnum?
-    /// The `effort` member.
     public var effort: ReasoningEffort?
-    /// The `summary` member.
     public var summary: Reasoning.Summary?
-    /// The `context` member.
     public var context: Reasoning.Context?
-    /// The `generate_summary` member.
+    /// The JSON member `generate_summary`.
     public var generateSummary: Reasoning.GenerateSummary?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3313,10 +3134,7 @@ public struct Reasoning: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - mode: Controls the reasoning execution mode for the request.
-    ///   - effort: The `effort` member.
-    ///   - summary: The `summary` member.
-    ///   - context: The `context` member.
-    ///   - generateSummary: The `generate_summary` member.
+    ///   - generateSummary: The JSON member `generate_summary`.
     public init(
         mode: ReasoningModeEnum? = nil,
         effort: ReasoningEffort? = nil,
@@ -3491,13 +3309,13 @@ public struct ReasoningEffort: OpenEnum {
 /// A description of the chain of thought used by a reasoning model while generating
 /// a response. Be sure to include these items in your `input` to the Responses API
 /// for subsequent turns of a conversation if you are manually
-/// [managing context](/docs/guides/conversation-state).
+/// [managing context](https://platform.openai.com/docs/guides/conversation-state).
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningItem`.
 public struct ReasoningItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique identifier of the reasoning content.
     public var id: Swift.String
-    /// The `encrypted_content` member.
+    /// The JSON member `encrypted_content`.
     public var encryptedContent: Swift.String?
     /// Reasoning summary content.
     public var summary: [SummaryTextContent]
@@ -3514,9 +3332,9 @@ public struct ReasoningItem: Codable, Hashable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - id: The unique identifier of the reasoning content.
     ///   - summary: Reasoning summary content.
-    ///   - encryptedContent: The `encrypted_content` member.
+    ///   - encryptedContent: The JSON member `encrypted_content`.
     ///   - content: Reasoning text content.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     public init(
         id: Swift.String,
         summary: [SummaryTextContent],
@@ -3632,7 +3450,7 @@ public struct ResponseFormatJSONObject: Codable, Hashable, Sendable, SpecDeviati
 }
 
 /// JSON Schema response format. Used to generate structured JSON responses.
-/// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
+/// Learn more about [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs).
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseFormatJsonSchema`.
 public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3688,7 +3506,6 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviati
         /// The schema for the response format, described as a JSON Schema object.
         /// Learn how to build JSON schemas [here](https://json-schema.org/).
         public var schema: ResponseFormatJSONSchemaSchema?
-        /// The `strict` member.
         public var strict: Swift.Bool?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -3696,10 +3513,9 @@ public struct ResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviati
         /// Creates a new `JSONSchema`.
         ///
         /// - Parameters:
-        ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
-        ///   - description: A description of what the response format is for, used by the model to
+        ///   - name: The name of the response format.
+        ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
         ///   - schema: The schema for the response format, described as a JSON Schema object.
-        ///   - strict: The `strict` member.
         public init(
             name: Swift.String,
             description: Swift.String? = nil,
@@ -3787,13 +3603,9 @@ public struct ResponseFormatText: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `ResponsePromptVariables` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables`.
 public typealias ResponsePromptVariables = [Swift.String: ResponsePromptVariablesValue]
 
-/// The `additionalProperties` schema.
-///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponsePromptVariables/anyOf/0/additionalProperties`.
@@ -3801,7 +3613,7 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, UnknownCa
     case string(Swift.String)
     /// A text input to the model.
     case inputTextContent(InputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision).
+    /// An image input to the model.
     case inputImageContent(InputImageContent)
     /// A file input to the model.
     case inputFileContent(InputFileContent)
@@ -3850,8 +3662,8 @@ public enum ResponsePromptVariablesValue: Codable, Hashable, Sendable, UnknownCa
 
 /// Configuration options for a text response from the model. Can be plain
 /// text or structured JSON data. Learn more:
-/// - [Text inputs and outputs](/docs/guides/text)
-/// - [Structured Outputs](/docs/guides/structured-outputs)
+/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+/// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseTextParam`.
 public struct ResponseTextParam: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3859,7 +3671,7 @@ public struct ResponseTextParam: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
     /// which ensures the model will match your supplied JSON schema. Learn more in the
-    /// [Structured Outputs guide](/docs/guides/structured-outputs).
+    /// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
     ///
     /// The default format is `{ "type": "text" }` with no additional options.
     ///
@@ -3869,7 +3681,6 @@ public struct ResponseTextParam: Codable, Hashable, Sendable, SpecDeviationRepor
     /// ensures the message the model generates is valid JSON. Using `json_schema`
     /// is preferred for models that support it.
     public var format: TextResponseFormatConfiguration?
-    /// The `verbosity` member.
     public var verbosity: Verbosity?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3878,7 +3689,6 @@ public struct ResponseTextParam: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
-    ///   - verbosity: The `verbosity` member.
     public init(
         format: TextResponseFormatConfiguration? = nil,
         verbosity: Verbosity? = nil
@@ -3911,5 +3721,260 @@ public struct ResponseTextParam: Codable, Hashable, Sendable, SpecDeviationRepor
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(self.format, forKey: .format)
         try container.encodeIfPresent(self.verbosity, forKey: .verbosity)
+    }
+}
+
+/// Represents token usage details including input tokens, output tokens,
+/// a breakdown of output tokens, and the total tokens used.
+///
+/// - Remark: Generated from `#/components/schemas/ResponseUsage`.
+public struct ResponseUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The number of input tokens.
+    public var inputTokens: Swift.Int
+    /// A detailed breakdown of the input tokens.
+    public var inputTokensDetails: ResponseUsage.InputTokensDetails
+    /// The number of output tokens.
+    public var outputTokens: Swift.Int
+    /// A detailed breakdown of the output tokens.
+    public var outputTokensDetails: ResponseUsage.OutputTokensDetails
+    /// The total number of tokens used.
+    public var totalTokens: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ResponseUsage`.
+    ///
+    /// - Parameters:
+    ///   - inputTokens: The number of input tokens.
+    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
+    ///   - outputTokens: The number of output tokens.
+    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
+    ///   - totalTokens: The total number of tokens used.
+    public init(
+        inputTokens: Swift.Int,
+        inputTokensDetails: ResponseUsage.InputTokensDetails,
+        outputTokens: Swift.Int,
+        outputTokensDetails: ResponseUsage.OutputTokensDetails,
+        totalTokens: Swift.Int
+    ) {
+        self.inputTokens = inputTokens
+        self.inputTokensDetails = inputTokensDetails
+        self.outputTokens = outputTokens
+        self.outputTokensDetails = outputTokensDetails
+        self.totalTokens = totalTokens
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case inputTokens = "input_tokens"
+        case inputTokensDetails = "input_tokens_details"
+        case outputTokens = "output_tokens"
+        case outputTokensDetails = "output_tokens_details"
+        case totalTokens = "total_tokens"
+    }
+
+    /// Decodes `ResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
+        self.inputTokensDetails = try reader.required(ResponseUsage.InputTokensDetails.self, .inputTokensDetails)
+        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
+        self.outputTokensDetails = try reader.required(ResponseUsage.OutputTokensDetails.self, .outputTokensDetails)
+        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.inputTokens, forKey: .inputTokens)
+        try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
+        try container.encode(self.outputTokens, forKey: .outputTokens)
+        try container.encode(self.outputTokensDetails, forKey: .outputTokensDetails)
+        try container.encode(self.totalTokens, forKey: .totalTokens)
+    }
+
+    /// A detailed breakdown of the input tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/input_tokens_details`.
+    public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The number of tokens that were retrieved from the cache.
+        /// [More on prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
+        public var cachedTokens: Swift.Int
+        /// The number of input tokens that were written to the cache.
+        public var cacheWriteTokens: Swift.Int?
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `InputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
+        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
+        public init(
+            cachedTokens: Swift.Int,
+            cacheWriteTokens: Swift.Int? = nil
+        ) {
+            self.cachedTokens = cachedTokens
+            self.cacheWriteTokens = cacheWriteTokens
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case cachedTokens = "cached_tokens"
+            case cacheWriteTokens = "cache_write_tokens"
+        }
+
+        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
+            self.cacheWriteTokens = try reader.optional(Swift.Int.self, .cacheWriteTokens)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.cachedTokens, forKey: .cachedTokens)
+            try container.encodeIfPresent(self.cacheWriteTokens, forKey: .cacheWriteTokens)
+        }
+    }
+
+    /// A detailed breakdown of the output tokens.
+    ///
+    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/output_tokens_details`.
+    public struct OutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
+        /// The number of reasoning tokens.
+        public var reasoningTokens: Swift.Int
+        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+        public private(set) var specDeviations = SpecDeviations()
+
+        /// Creates a new `OutputTokensDetails`.
+        ///
+        /// - Parameters:
+        ///   - reasoningTokens: The number of reasoning tokens.
+        public init(reasoningTokens: Swift.Int) {
+            self.reasoningTokens = reasoningTokens
+        }
+
+        enum CodingKeys: Swift.String, CodingKey {
+            case reasoningTokens = "reasoning_tokens"
+        }
+
+        /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
+        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+        ///
+        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+        ///   naming the coding path of a required member that is missing or of a member that does not fit.
+        public init(from decoder: any Decoder) throws {
+            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+            self.reasoningTokens = try reader.required(Swift.Int.self, .reasoningTokens)
+            self.specDeviations = reader.finish()
+        }
+
+        /// Encodes this value as its JSON object, constants included.
+        ///
+        /// - Throws: `EncodingError` when a member cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
+        }
+    }
+}
+
+/// Details about a role that can be assigned through the public Roles API.
+///
+/// - Remark: Generated from `#/components/schemas/Role`.
+public struct Role: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Identifier for the role.
+    public var id: Swift.String
+    /// Unique name for the role.
+    public var name: Swift.String
+    /// Optional description of the role.
+    public var description: Swift.String?
+    /// Permissions granted by the role.
+    public var permissions: [Swift.String]
+    /// Resource type the role is bound to (for example `api.organization` or `api.project`).
+    public var resourceType: Swift.String
+    /// Whether the role is predefined and managed by OpenAI.
+    public var predefinedRole: Swift.Bool
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Role`.
+    ///
+    /// - Parameters:
+    ///   - id: Identifier for the role.
+    ///   - name: Unique name for the role.
+    ///   - permissions: Permissions granted by the role.
+    ///   - resourceType: Resource type the role is bound to (for example `api.organization` or `api.project`).
+    ///   - predefinedRole: Whether the role is predefined and managed by OpenAI.
+    ///   - description: Optional description of the role.
+    public init(
+        id: Swift.String,
+        name: Swift.String,
+        permissions: [Swift.String],
+        resourceType: Swift.String,
+        predefinedRole: Swift.Bool,
+        description: Swift.String? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.permissions = permissions
+        self.resourceType = resourceType
+        self.predefinedRole = predefinedRole
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case name
+        case description
+        case permissions
+        case resourceType = "resource_type"
+        case predefinedRole = "predefined_role"
+        case object
+    }
+
+    /// Decodes `Role` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("role", .object, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.permissions = try reader.required([Swift.String].self, .permissions)
+        self.resourceType = try reader.required(Swift.String.self, .resourceType)
+        self.predefinedRole = try reader.required(Swift.Bool.self, .predefinedRole)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("role", forKey: .object)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.description, forKey: .description)
+        try container.encode(self.permissions, forKey: .permissions)
+        try container.encode(self.resourceType, forKey: .resourceType)
+        try container.encode(self.predefinedRole, forKey: .predefinedRole)
     }
 }

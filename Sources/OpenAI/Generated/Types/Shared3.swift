@@ -3,261 +3,6 @@
 
 import Foundation
 
-/// Represents token usage details including input tokens, output tokens,
-/// a breakdown of output tokens, and the total tokens used.
-///
-/// - Remark: Generated from `#/components/schemas/ResponseUsage`.
-public struct ResponseUsage: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The number of input tokens.
-    public var inputTokens: Swift.Int
-    /// A detailed breakdown of the input tokens.
-    public var inputTokensDetails: ResponseUsage.InputTokensDetails
-    /// The number of output tokens.
-    public var outputTokens: Swift.Int
-    /// A detailed breakdown of the output tokens.
-    public var outputTokensDetails: ResponseUsage.OutputTokensDetails
-    /// The total number of tokens used.
-    public var totalTokens: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ResponseUsage`.
-    ///
-    /// - Parameters:
-    ///   - inputTokens: The number of input tokens.
-    ///   - inputTokensDetails: A detailed breakdown of the input tokens.
-    ///   - outputTokens: The number of output tokens.
-    ///   - outputTokensDetails: A detailed breakdown of the output tokens.
-    ///   - totalTokens: The total number of tokens used.
-    public init(
-        inputTokens: Swift.Int,
-        inputTokensDetails: ResponseUsage.InputTokensDetails,
-        outputTokens: Swift.Int,
-        outputTokensDetails: ResponseUsage.OutputTokensDetails,
-        totalTokens: Swift.Int
-    ) {
-        self.inputTokens = inputTokens
-        self.inputTokensDetails = inputTokensDetails
-        self.outputTokens = outputTokens
-        self.outputTokensDetails = outputTokensDetails
-        self.totalTokens = totalTokens
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case inputTokens = "input_tokens"
-        case inputTokensDetails = "input_tokens_details"
-        case outputTokens = "output_tokens"
-        case outputTokensDetails = "output_tokens_details"
-        case totalTokens = "total_tokens"
-    }
-
-    /// Decodes `ResponseUsage` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.inputTokens = try reader.required(Swift.Int.self, .inputTokens)
-        self.inputTokensDetails = try reader.required(ResponseUsage.InputTokensDetails.self, .inputTokensDetails)
-        self.outputTokens = try reader.required(Swift.Int.self, .outputTokens)
-        self.outputTokensDetails = try reader.required(ResponseUsage.OutputTokensDetails.self, .outputTokensDetails)
-        self.totalTokens = try reader.required(Swift.Int.self, .totalTokens)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.inputTokens, forKey: .inputTokens)
-        try container.encode(self.inputTokensDetails, forKey: .inputTokensDetails)
-        try container.encode(self.outputTokens, forKey: .outputTokens)
-        try container.encode(self.outputTokensDetails, forKey: .outputTokensDetails)
-        try container.encode(self.totalTokens, forKey: .totalTokens)
-    }
-
-    /// A detailed breakdown of the input tokens.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/input_tokens_details`.
-    public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The number of tokens that were retrieved from the cache.
-        /// [More on prompt caching](/docs/guides/prompt-caching).
-        public var cachedTokens: Swift.Int
-        /// The number of input tokens that were written to the cache.
-        public var cacheWriteTokens: Swift.Int?
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `InputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - cachedTokens: The number of tokens that were retrieved from the cache.
-        ///   - cacheWriteTokens: The number of input tokens that were written to the cache.
-        public init(
-            cachedTokens: Swift.Int,
-            cacheWriteTokens: Swift.Int? = nil
-        ) {
-            self.cachedTokens = cachedTokens
-            self.cacheWriteTokens = cacheWriteTokens
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case cachedTokens = "cached_tokens"
-            case cacheWriteTokens = "cache_write_tokens"
-        }
-
-        /// Decodes `InputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.cachedTokens = try reader.required(Swift.Int.self, .cachedTokens)
-            self.cacheWriteTokens = try reader.optional(Swift.Int.self, .cacheWriteTokens)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.cachedTokens, forKey: .cachedTokens)
-            try container.encodeIfPresent(self.cacheWriteTokens, forKey: .cacheWriteTokens)
-        }
-    }
-
-    /// A detailed breakdown of the output tokens.
-    ///
-    /// - Remark: Generated from `#/components/schemas/ResponseUsage/properties/output_tokens_details`.
-    public struct OutputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The number of reasoning tokens.
-        public var reasoningTokens: Swift.Int
-        /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-        public private(set) var specDeviations = SpecDeviations()
-
-        /// Creates a new `OutputTokensDetails`.
-        ///
-        /// - Parameters:
-        ///   - reasoningTokens: The number of reasoning tokens.
-        public init(reasoningTokens: Swift.Int) {
-            self.reasoningTokens = reasoningTokens
-        }
-
-        enum CodingKeys: Swift.String, CodingKey {
-            case reasoningTokens = "reasoning_tokens"
-        }
-
-        /// Decodes `OutputTokensDetails` from its JSON object under the decoder's ``DecodingMode``; members it does
-        /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-        ///
-        /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-        ///   naming the coding path of a required member that is missing or of a member that does not fit.
-        public init(from decoder: any Decoder) throws {
-            var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-            self.reasoningTokens = try reader.required(Swift.Int.self, .reasoningTokens)
-            self.specDeviations = reader.finish()
-        }
-
-        /// Encodes this value as its JSON object, constants included.
-        ///
-        /// - Throws: `EncodingError` when a member cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(self.reasoningTokens, forKey: .reasoningTokens)
-        }
-    }
-}
-
-/// Details about a role that can be assigned through the public Roles API.
-///
-/// - Remark: Generated from `#/components/schemas/Role`.
-public struct Role: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Identifier for the role.
-    public var id: Swift.String
-    /// Unique name for the role.
-    public var name: Swift.String
-    /// Optional description of the role.
-    public var description: Swift.String?
-    /// Permissions granted by the role.
-    public var permissions: [Swift.String]
-    /// Resource type the role is bound to (for example `api.organization` or `api.project`).
-    public var resourceType: Swift.String
-    /// Whether the role is predefined and managed by OpenAI.
-    public var predefinedRole: Swift.Bool
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Role`.
-    ///
-    /// - Parameters:
-    ///   - id: Identifier for the role.
-    ///   - name: Unique name for the role.
-    ///   - permissions: Permissions granted by the role.
-    ///   - resourceType: Resource type the role is bound to (for example `api.organization` or `api.project`).
-    ///   - predefinedRole: Whether the role is predefined and managed by OpenAI.
-    ///   - description: Optional description of the role.
-    public init(
-        id: Swift.String,
-        name: Swift.String,
-        permissions: [Swift.String],
-        resourceType: Swift.String,
-        predefinedRole: Swift.Bool,
-        description: Swift.String? = nil
-    ) {
-        self.id = id
-        self.name = name
-        self.description = description
-        self.permissions = permissions
-        self.resourceType = resourceType
-        self.predefinedRole = predefinedRole
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case name
-        case description
-        case permissions
-        case resourceType = "resource_type"
-        case predefinedRole = "predefined_role"
-        case object
-    }
-
-    /// Decodes `Role` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("role", .object, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.description = try reader.optional(Swift.String.self, .description)
-        self.permissions = try reader.required([Swift.String].self, .permissions)
-        self.resourceType = try reader.required(Swift.String.self, .resourceType)
-        self.predefinedRole = try reader.required(Swift.Bool.self, .predefinedRole)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("role", forKey: .object)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.description, forKey: .description)
-        try container.encode(self.permissions, forKey: .permissions)
-        try container.encode(self.resourceType, forKey: .resourceType)
-        try container.encode(self.predefinedRole, forKey: .predefinedRole)
-    }
-}
-
 /// Paginated list of roles assigned to a principal.
 ///
 /// - Remark: Generated from `#/components/schemas/RoleListResource`.
@@ -375,7 +120,7 @@ public enum StopConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresent
 ///
 /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
 /// which ensures the model will match your supplied JSON schema. Learn more in the
-/// [Structured Outputs guide](/docs/guides/structured-outputs).
+/// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
 ///
 /// The default format is `{ "type": "text" }` with no additional options.
 ///
@@ -389,11 +134,11 @@ public enum StopConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresent
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatConfiguration`.
 public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Default response format. Used to generate text responses. (type: `text`)
+    /// Default response format. Selected when `type` is `text`.
     case text(ResponseFormatText)
-    /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
+    /// JSON Schema response format. Selected when `type` is `json_schema`.
     case jsonSchema(TextResponseFormatJSONSchema)
-    /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
+    /// JSON object response format. Selected when `type` is `json_object`.
     case jsonObject(ResponseFormatJSONObject)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -428,7 +173,7 @@ public enum TextResponseFormatConfiguration: Codable, Hashable, Sendable, Unknow
 }
 
 /// JSON Schema response format. Used to generate structured JSON responses.
-/// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
+/// Learn more about [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs).
 ///
 /// - Remark: Generated from `#/components/schemas/TextResponseFormatJsonSchema`.
 public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -441,7 +186,6 @@ public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDev
     /// The schema for the response format, described as a JSON Schema object.
     /// Learn how to build JSON schemas [here](https://json-schema.org/).
     public var schema: ResponseFormatJSONSchemaSchema
-    /// The `strict` member.
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -449,10 +193,9 @@ public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `TextResponseFormatJSONSchema`.
     ///
     /// - Parameters:
-    ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
+    ///   - name: The name of the response format.
     ///   - schema: The schema for the response format, described as a JSON Schema object.
-    ///   - description: A description of what the response format is for, used by the model to
-    ///   - strict: The `strict` member.
+    ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
     public init(
         name: Swift.String,
         schema: ResponseFormatJSONSchemaSchema,
@@ -507,37 +250,37 @@ public struct TextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDev
 ///
 /// - Remark: Generated from `#/components/schemas/Tool`.
 public enum Tool: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling). (type: `function`)
+    /// Defines a function in your own code the model can choose to call. Selected when `type` is `function`.
     case function(FunctionTool)
-    /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search). (type: `file_search`)
+    /// A tool that searches for relevant content from uploaded files. Selected when `type` is `file_search`.
     case fileSearch(FileSearchTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer`)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer`.
     case computer(ComputerTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer_use_preview`)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer_use_preview`.
     case computerUsePreview(ComputerUsePreviewTool)
-    /// Search the Internet for sources related to the prompt. Learn more about the (type: `web_search`, `web_search_2025_08_26`)
+    /// Search the Internet for sources related to the prompt. Selected when `type` is `web_search` or `web_search_2025_08_26`.
     case webSearchTool(WebSearchTool)
-    /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
+    /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
     case mcp(MCPTool)
-    /// A tool that runs Python code to help generate a response to a prompt. (type: `code_interpreter`)
+    /// A tool that runs Python code to help generate a response to a prompt. Selected when `type` is `code_interpreter`.
     case codeInterpreter(CodeInterpreterTool)
-    /// type: `programmatic_tool_calling`
+    /// Selected when `type` is `programmatic_tool_calling`.
     case programmaticToolCalling(ProgrammaticToolCallingParam)
-    /// A tool that generates images using the GPT image models. (type: `image_generation`)
+    /// A tool that generates images using the GPT image models. Selected when `type` is `image_generation`.
     case imageGeneration(ImageGenTool)
-    /// A tool that allows the model to execute shell commands in a local environment. (type: `local_shell`)
+    /// A tool that allows the model to execute shell commands in a local environment. Selected when `type` is `local_shell`.
     case localShell(LocalShellToolParam)
-    /// A tool that allows the model to execute shell commands. (type: `shell`)
+    /// A tool that allows the model to execute shell commands. Selected when `type` is `shell`.
     case shell(FunctionShellToolParam)
-    /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
+    /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
     case custom(CustomToolParam)
-    /// Groups function/custom tools under a shared namespace. (type: `namespace`)
+    /// Groups function/custom tools under a shared namespace. Selected when `type` is `namespace`.
     case namespace(NamespaceToolParam)
-    /// Hosted or BYOT tool search configuration for deferred tools. (type: `tool_search`)
+    /// Hosted or BYOT tool search configuration for deferred tools. Selected when `type` is `tool_search`.
     case toolSearch(ToolSearchToolParam)
-    /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search). (type: `web_search_preview`, `web_search_preview_2025_03_11`)
+    /// This tool searches the web for relevant results to use in a response. Selected when `type` is `web_search_preview` or `web_search_preview_2025_03_11`.
     case webSearchPreviewTool(WebSearchPreviewTool)
-    /// Allows the assistant to create, delete, or update files using unified diffs. (type: `apply_patch`)
+    /// Allows the assistant to create, delete, or update files using unified diffs. Selected when `type` is `apply_patch`.
     case applyPatch(ApplyPatchToolParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -796,7 +539,6 @@ public struct ToolChoiceFunction: Codable, Hashable, Sendable, SpecDeviationRepo
 public struct ToolChoiceMCP: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The label of the MCP server to use.
     public var serverLabel: Swift.String
-    /// The `name` member.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -805,7 +547,6 @@ public struct ToolChoiceMCP: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - serverLabel: The label of the MCP server to use.
-    ///   - name: The `name` member.
     public init(
         serverLabel: Swift.String,
         name: Swift.String? = nil
@@ -964,12 +705,12 @@ public enum ToolChoiceParam: Codable, Hashable, Sendable, UnknownCaseRepresentab
 }
 
 /// Indicates that the model should use a built-in tool to generate a response.
-/// [Learn more about built-in tools](/docs/guides/tools).
+/// [Learn more about built-in tools](https://platform.openai.com/docs/guides/tools).
 ///
 /// - Remark: Generated from `#/components/schemas/ToolChoiceTypes`.
 public struct ToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
     ///
     /// Allowed values are:
     /// - `file_search`
@@ -986,7 +727,7 @@ public struct ToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationReporti
     /// Creates a new `ToolChoiceTypes`.
     ///
     /// - Parameters:
-    ///   - type: The type of hosted tool the model should to use. Learn more about
+    ///   - type: The type of hosted tool the model should to use.
     public init(type: ToolChoiceTypes.TypeValue) {
         self.type = type
     }
@@ -1015,7 +756,7 @@ public struct ToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 
     /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
     ///
     /// Allowed values are:
     /// - `file_search`
@@ -1223,19 +964,13 @@ public struct User: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/User/properties/user`.
     public struct UserValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `id` member.
         public var id: Swift.String
-        /// The `email` member.
         public var email: Swift.String?
-        /// The `name` member.
         public var name: Swift.String?
-        /// The `picture` member.
         public var picture: Swift.String?
-        /// The `enabled` member.
         public var enabled: Swift.Bool?
-        /// The `banned` member.
         public var banned: Swift.Bool?
-        /// The `banned_at` member.
+        /// The JSON member `banned_at`.
         public var bannedAt: Swift.Int?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1243,13 +978,7 @@ public struct User: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Creates a new `UserValue`.
         ///
         /// - Parameters:
-        ///   - id: The `id` member.
-        ///   - email: The `email` member.
-        ///   - name: The `name` member.
-        ///   - picture: The `picture` member.
-        ///   - enabled: The `enabled` member.
-        ///   - banned: The `banned` member.
-        ///   - bannedAt: The `banned_at` member.
+        ///   - bannedAt: The JSON member `banned_at`.
         public init(
             id: Swift.String,
             email: Swift.String? = nil,
@@ -1313,19 +1042,13 @@ public struct User: Codable, Hashable, Sendable, SpecDeviationReporting {
         }
     }
 
-    /// The `0` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0`.
     public struct Projects: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `data` member.
         public var data: [User.Projects.DataItem]
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Projects`.
-        ///
-        /// - Parameters:
-        ///   - data: The `data` member.
         public init(data: [User.Projects.DataItem]) {
             self.data = data
         }
@@ -1356,25 +1079,15 @@ public struct User: Codable, Hashable, Sendable, SpecDeviationReporting {
             try container.encode(self.data, forKey: .data)
         }
 
-        /// The `items` schema.
-        ///
         /// - Remark: Generated from `#/components/schemas/User/properties/projects/anyOf/0/properties/data/items`.
         public struct DataItem: Codable, Hashable, Sendable, SpecDeviationReporting {
-            /// The `id` member.
             public var id: Swift.String?
-            /// The `name` member.
             public var name: Swift.String?
-            /// The `role` member.
             public var role: Swift.String?
             /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
             public private(set) var specDeviations = SpecDeviations()
 
             /// Creates a new `DataItem`.
-            ///
-            /// - Parameters:
-            ///   - id: The `id` member.
-            ///   - name: The `name` member.
-            ///   - role: The `role` member.
             public init(
                 id: Swift.String? = nil,
                 name: Swift.String? = nil,
@@ -1471,13 +1184,9 @@ public struct UserRoleAssignment: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `VectorStoreFileAttributes` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes`.
 public typealias VectorStoreFileAttributes = [Swift.String: VectorStoreFileAttributesValue]
 
-/// The `additionalProperties` schema.
-///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileAttributes/anyOf/0/additionalProperties`.
@@ -1628,8 +1337,6 @@ public enum VoiceIDsOrCustomVoice: Codable, Hashable, Sendable, UnknownCaseRepre
     }
 }
 
-/// The `VoiceIdsShared` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VoiceIdsShared`.
@@ -1849,7 +1556,7 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable, SpecDeviationR
         /// Creates a new `Source`.
         ///
         /// - Parameters:
-        ///   - type: The type of source. Always `url`.
+        ///   - type: The type of source.
         ///   - url: The URL of the source.
         public init(
             type: WebSearchActionSearch.Source.TypeValue,
@@ -1910,24 +1617,14 @@ public struct WebSearchActionSearch: Codable, Hashable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchApproximateLocation/anyOf/0`.
 public struct WebSearchApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `country` member.
     public var country: Swift.String?
-    /// The `region` member.
     public var region: Swift.String?
-    /// The `city` member.
     public var city: Swift.String?
-    /// The `timezone` member.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `WebSearchApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The `country` member.
-    ///   - region: The `region` member.
-    ///   - city: The `city` member.
-    ///   - timezone: The `timezone` member.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,
@@ -1977,7 +1674,7 @@ public struct WebSearchApproximateLocation: Codable, Hashable, Sendable, SpecDev
 }
 
 /// Search the Internet for sources related to the prompt. Learn more about the
-/// [web search tool](/docs/guides/tools-web-search).
+/// [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchTool`.
 public struct WebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1985,9 +1682,8 @@ public struct WebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting
     public var type: WebSearchTool.TypeValue
     /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
     public var externalWebAccess: Swift.Bool?
-    /// The `filters` member.
     public var filters: WebSearchTool.FiltersValue?
-    /// The `user_location` member.
+    /// The JSON member `user_location`.
     public var userLocation: WebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: WebSearchTool.SearchContextSizeValue?
@@ -1997,11 +1693,10 @@ public struct WebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting
     /// Creates a new `WebSearchTool`.
     ///
     /// - Parameters:
-    ///   - type: The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///   - externalWebAccess: Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
-    ///   - filters: The `filters` member.
-    ///   - userLocation: The `user_location` member.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    ///   - type: The type of the web search tool.
+    ///   - externalWebAccess: Allow live internet access for web search.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
     public init(
         type: WebSearchTool.TypeValue,
         externalWebAccess: Swift.Bool? = nil,
@@ -2074,7 +1769,7 @@ public struct WebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchTool/properties/filters/anyOf/0`.
     public struct FiltersValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `allowed_domains` member.
+        /// The JSON member `allowed_domains`.
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2082,7 +1777,7 @@ public struct WebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting
         /// Creates a new `FiltersValue`.
         ///
         /// - Parameters:
-        ///   - allowedDomains: The `allowed_domains` member.
+        ///   - allowedDomains: The JSON member `allowed_domains`.
         public init(allowedDomains: [Swift.String]? = nil) {
             self.allowedDomains = allowedDomains
         }
@@ -2135,7 +1830,7 @@ public struct WebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting
 }
 
 /// The results of a web search tool call. See the
-/// [web search guide](/docs/guides/tools-web-search) for more information.
+/// [web search guide](https://platform.openai.com/docs/guides/tools-web-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/WebSearchToolCall`.
 public struct WebSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2229,11 +1924,11 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Remark: Generated from `#/components/schemas/WebSearchToolCall/properties/action`.
     public enum Action: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Action type "search" - Performs a web search query. (type: `search`)
+        /// Action type "search" - Performs a web search query. Selected when `type` is `search`.
         case search(WebSearchActionSearch)
-        /// Action type "open_page" - Opens a specific URL from search results. (type: `open_page`)
+        /// Action type "open_page" - Opens a specific URL from search results. Selected when `type` is `open_page`.
         case openPage(WebSearchActionOpenPage)
-        /// Action type "find_in_page": Searches for a pattern within a loaded page. (type: `find_in_page`)
+        /// Action type "find_in_page": Searches for a pattern within a loaded page. Selected when `type` is `find_in_page`.
         case findInPage(WebSearchActionFind)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2268,8 +1963,6 @@ public struct WebSearchToolCall: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `ModerationInputType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationInputType`.
@@ -2365,8 +2058,6 @@ public struct ModerationResultBody: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `PromptCacheTTLEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheTTLEnum`.
@@ -2381,8 +2072,6 @@ public struct PromptCacheTtlEnum: OpenEnum {
     public static var _30m: Self { Self(rawValue: "30m") }
 }
 
-/// The `PromptCacheModeEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheModeEnum`.
@@ -2400,7 +2089,7 @@ public struct PromptCacheModeEnum: OpenEnum {
     public static var explicit: Self { Self(rawValue: "explicit") }
 }
 
-/// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+/// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
 ///
 /// - Remark: Generated from `#/components/schemas/PromptCacheOptionsParam`.
 public struct PromptCacheOptionsParam: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2412,7 +2101,7 @@ public struct PromptCacheOptionsParam: Codable, Hashable, Sendable, SpecDeviatio
     /// Creates a new `PromptCacheOptionsParam`.
     ///
     /// - Parameters:
-    ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
+    ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint.
     public init(mode: PromptCacheModeEnum? = nil) {
         self.mode = mode
     }
@@ -2479,8 +2168,6 @@ public struct PromptCacheBreakpointParam: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `ModerationMode` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationMode`.
@@ -2502,15 +2189,11 @@ public struct ModerationMode: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationConfigParam`.
 public struct ModerationConfigParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `mode` member.
     public var mode: ModerationMode
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModerationConfigParam`.
-    ///
-    /// - Parameters:
-    ///   - mode: The `mode` member.
     public init(mode: ModerationMode) {
         self.mode = mode
     }
@@ -2543,18 +2226,12 @@ public struct ModerationConfigParam: Codable, Hashable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/ModerationPolicyParam`.
 public struct ModerationPolicyParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input` member.
     public var input: ModerationConfigParam?
-    /// The `output` member.
     public var output: ModerationConfigParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ModerationPolicyParam`.
-    ///
-    /// - Parameters:
-    ///   - input: The `input` member.
-    ///   - output: The `output` member.
     public init(
         input: ModerationConfigParam? = nil,
         output: ModerationConfigParam? = nil
@@ -2596,7 +2273,6 @@ public struct ModerationPolicyParam: Codable, Hashable, Sendable, SpecDeviationR
 public struct ModerationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
     public var model: Swift.String
-    /// The `policy` member.
     public var policy: ModerationPolicyParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2605,7 +2281,6 @@ public struct ModerationParam: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// - Parameters:
     ///   - model: The moderation model to use for moderated completions, e.g. 'omni-moderation-latest'.
-    ///   - policy: The `policy` member.
     public init(
         model: Swift.String,
         policy: ModerationPolicyParam? = nil
@@ -2641,8 +2316,6 @@ public struct ModerationParam: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `SkillReferenceParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SkillReferenceParam`.
 public struct SkillReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.
@@ -2656,7 +2329,7 @@ public struct SkillReferenceParam: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - skillID: The ID of the referenced skill.
-    ///   - version: Optional skill version. Use a positive integer or 'latest'. Omit for default.
+    ///   - version: Optional skill version.
     public init(
         skillID: Swift.String,
         version: Swift.String? = nil
@@ -2742,8 +2415,6 @@ public struct InlineSkillSourceParam: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `InlineSkillParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/InlineSkillParam`.
 public struct InlineSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
@@ -2804,8 +2475,6 @@ public struct InlineSkillParam: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `ContainerNetworkPolicyDisabledParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDisabledParam`.
 public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2839,8 +2508,6 @@ public struct ContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable, 
     }
 }
 
-/// The `ContainerNetworkPolicyDomainSecretParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyDomainSecretParam`.
 public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
@@ -2910,8 +2577,6 @@ public struct ContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendab
     }
 }
 
-/// The `ContainerNetworkPolicyAllowlistParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerNetworkPolicyAllowlistParam`.
 public struct ContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
@@ -3009,8 +2674,6 @@ public struct IncludeEnum: OpenEnum {
     public static var messageOutputTextLogprobs: Self { Self(rawValue: "message.output_text.logprobs") }
 }
 
-/// The `MessageStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageStatus`.
@@ -3031,8 +2694,6 @@ public struct MessageStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
-/// The `MessageRole` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/MessageRole`.
@@ -3118,7 +2779,7 @@ public struct InputTextContent: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Parameters:
     ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         text: Swift.String,
         promptCacheBreakpoint: PromptCacheBreakpointConfig? = nil
@@ -3373,13 +3034,13 @@ public struct ContainerFileCitationBody: Codable, Hashable, Sendable, SpecDeviat
 ///
 /// - Remark: Generated from `#/components/schemas/Annotation`.
 public enum Annotation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A citation to a file. (type: `file_citation`)
+    /// A citation to a file. Selected when `type` is `file_citation`.
     case fileCitation(FileCitationBody)
-    /// A citation for a web resource used to generate a model response. (type: `url_citation`)
+    /// A citation for a web resource used to generate a model response. Selected when `type` is `url_citation`.
     case urlCitation(URLCitationBody)
-    /// A citation for a container file used to generate a model response. (type: `container_file_citation`)
+    /// A citation for a container file used to generate a model response. Selected when `type` is `container_file_citation`.
     case containerFileCitation(ContainerFileCitationBody)
-    /// A path to a file. (type: `file_path`)
+    /// A path to a file. Selected when `type` is `file_path`.
     case filePath(FilePath)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3420,21 +3081,13 @@ public enum Annotation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
 ///
 /// - Remark: Generated from `#/components/schemas/TopLogProb`.
 public struct TopLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `token` member.
     public var token: Swift.String
-    /// The `logprob` member.
     public var logprob: Swift.Double
-    /// The `bytes` member.
     public var bytes: [Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TopLogProb`.
-    ///
-    /// - Parameters:
-    ///   - token: The `token` member.
-    ///   - logprob: The `logprob` member.
-    ///   - bytes: The `bytes` member.
     public init(
         token: Swift.String,
         logprob: Swift.Double,
@@ -3479,13 +3132,10 @@ public struct TopLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
 ///
 /// - Remark: Generated from `#/components/schemas/LogProb`.
 public struct LogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `token` member.
     public var token: Swift.String
-    /// The `logprob` member.
     public var logprob: Swift.Double
-    /// The `bytes` member.
     public var bytes: [Swift.Int]
-    /// The `top_logprobs` member.
+    /// The JSON member `top_logprobs`.
     public var topLogprobs: [TopLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3493,10 +3143,7 @@ public struct LogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `LogProb`.
     ///
     /// - Parameters:
-    ///   - token: The `token` member.
-    ///   - logprob: The `logprob` member.
-    ///   - bytes: The `bytes` member.
-    ///   - topLogprobs: The `top_logprobs` member.
+    ///   - topLogprobs: The JSON member `top_logprobs`.
     public init(
         token: Swift.String,
         logprob: Swift.Double,
@@ -3550,7 +3197,6 @@ public struct OutputTextContent: Codable, Hashable, Sendable, SpecDeviationRepor
     public var text: Swift.String
     /// The annotations of the text output.
     public var annotations: [Annotation]
-    /// The `logprobs` member.
     public var logprobs: [LogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3560,7 +3206,6 @@ public struct OutputTextContent: Codable, Hashable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - text: The text output from the model.
     ///   - annotations: The annotations of the text output.
-    ///   - logprobs: The `logprobs` member.
     public init(
         text: Swift.String,
         annotations: [Annotation],
@@ -3608,15 +3253,11 @@ public struct OutputTextContent: Codable, Hashable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/TextContent`.
 public struct TextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `text` member.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The `text` member.
     public init(text: Swift.String) {
         self.text = text
     }
@@ -3780,8 +3421,6 @@ public struct RefusalContent: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `ImageDetail` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageDetail`.
@@ -3805,13 +3444,13 @@ public struct ImageDetail: OpenEnum {
     public static var original: Self { Self(rawValue: "original") }
 }
 
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision).
+/// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision).
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
 public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
     /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: ImageDetail
@@ -3823,10 +3462,10 @@ public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `InputImageContent`.
     ///
     /// - Parameters:
-    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - detail: The detail level of the image to be sent to the model.
+    ///   - imageURL: The JSON member `image_url`.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         detail: ImageDetail,
         imageURL: Swift.String? = nil,
@@ -3879,9 +3518,9 @@ public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerScreenshotContent`.
 public struct ComputerScreenshotContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
     /// The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: ImageDetail
@@ -3893,10 +3532,10 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable, SpecDeviat
     /// Creates a new `ComputerScreenshotContent`.
     ///
     /// - Parameters:
-    ///   - detail: The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - detail: The detail level of the screenshot image to be sent to the model.
+    ///   - imageURL: The JSON member `image_url`.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         detail: ImageDetail,
         imageURL: Swift.String? = nil,
@@ -3945,8 +3584,6 @@ public struct ComputerScreenshotContent: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `FileInputDetail` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FileInputDetail`.
@@ -3965,4 +3602,391 @@ public struct FileInputDetail: OpenEnum {
 
     /// `high`
     public static var high: Self { Self(rawValue: "high") }
+}
+
+/// A file input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/InputFileContent`.
+public struct InputFileContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The JSON member `file_id`.
+    public var fileID: Swift.String?
+    /// The name of the file to be sent to the model.
+    public var filename: Swift.String?
+    /// The content of the file to be sent to the model.
+    public var fileData: Swift.String?
+    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
+    /// The URL of the file to be sent to the model.
+    public var fileURL: Swift.String?
+    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    public var detail: FileInputDetail?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `InputFileContent`.
+    ///
+    /// - Parameters:
+    ///   - fileID: The JSON member `file_id`.
+    ///   - filename: The name of the file to be sent to the model.
+    ///   - fileData: The content of the file to be sent to the model.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
+    ///   - fileURL: The URL of the file to be sent to the model.
+    ///   - detail: The detail level of the file to be sent to the model.
+    public init(
+        fileID: Swift.String? = nil,
+        filename: Swift.String? = nil,
+        fileData: Swift.String? = nil,
+        promptCacheBreakpoint: PromptCacheBreakpointConfig? = nil,
+        fileURL: Swift.String? = nil,
+        detail: FileInputDetail? = nil
+    ) {
+        self.fileID = fileID
+        self.filename = filename
+        self.fileData = fileData
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+        self.fileURL = fileURL
+        self.detail = detail
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case fileID = "file_id"
+        case filename
+        case fileData = "file_data"
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case fileURL = "file_url"
+        case detail
+        case type
+    }
+
+    /// Decodes `InputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_file", .type, required: true)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.filename = try reader.optional(Swift.String.self, .filename)
+        self.fileData = try reader.optional(Swift.String.self, .fileData)
+        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
+        self.fileURL = try reader.optional(Swift.String.self, .fileURL)
+        self.detail = try reader.optional(FileInputDetail.self, .detail)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_file", forKey: .type)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.filename, forKey: .filename)
+        try container.encodeIfPresent(self.fileData, forKey: .fileData)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/MessagePhase-2`.
+public struct MessagePhase2: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `commentary`
+    public static var commentary: Self { Self(rawValue: "commentary") }
+
+    /// `final_answer`
+    public static var finalAnswer: Self { Self(rawValue: "final_answer") }
+}
+
+/// A message to or from the model.
+///
+/// - Remark: Generated from `#/components/schemas/Message`.
+public struct Message: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the message.
+    public var id: Swift.String
+    /// The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
+    public var status: MessageStatus
+    /// The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
+    public var role: MessageRole
+    /// The content of the message
+    public var content: [Message.ContentItem]
+    public var phase: MessagePhase2?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `Message`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the message.
+    ///   - status: The status of item.
+    ///   - role: The role of the message.
+    ///   - content: The content of the message
+    public init(
+        id: Swift.String,
+        status: MessageStatus,
+        role: MessageRole,
+        content: [Message.ContentItem],
+        phase: MessagePhase2? = nil
+    ) {
+        self.id = id
+        self.status = status
+        self.role = role
+        self.content = content
+        self.phase = phase
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case status
+        case role
+        case content
+        case phase
+        case type
+    }
+
+    /// Decodes `Message` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("message", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.status = try reader.required(MessageStatus.self, .status)
+        self.role = try reader.required(MessageRole.self, .role)
+        self.content = try reader.required([Message.ContentItem].self, .content)
+        self.phase = try reader.optional(MessagePhase2.self, .phase)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("message", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.role, forKey: .role)
+        try container.encode(self.content, forKey: .content)
+        try container.encodeIfPresent(self.phase, forKey: .phase)
+    }
+
+    /// A content part that makes up an input or output item.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/Message/properties/content/items`.
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// A text input to the model. Selected when `type` is `input_text`.
+        case inputText(InputTextContent)
+        /// A text output from the model. Selected when `type` is `output_text`.
+        case outputText(OutputTextContent)
+        /// A text content. Selected when `type` is `text`.
+        case text(TextContent)
+        /// A summary text from the model. Selected when `type` is `summary_text`.
+        case summaryText(SummaryTextContent)
+        /// Reasoning text from the model. Selected when `type` is `reasoning_text`.
+        case reasoningText(ReasoningTextContent)
+        /// A refusal from the model. Selected when `type` is `refusal`.
+        case refusal(RefusalContent)
+        /// An image input to the model. Selected when `type` is `input_image`.
+        case inputImage(InputImageContent)
+        /// A screenshot of a computer. Selected when `type` is `computer_screenshot`.
+        case computerScreenshot(ComputerScreenshotContent)
+        /// A file input to the model. Selected when `type` is `input_file`.
+        case inputFile(InputFileContent)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "input_text":
+                self = .inputText(try InputTextContent(from: decoder))
+            case "output_text":
+                self = .outputText(try OutputTextContent(from: decoder))
+            case "text":
+                self = .text(try TextContent(from: decoder))
+            case "summary_text":
+                self = .summaryText(try SummaryTextContent(from: decoder))
+            case "reasoning_text":
+                self = .reasoningText(try ReasoningTextContent(from: decoder))
+            case "refusal":
+                self = .refusal(try RefusalContent(from: decoder))
+            case "input_image":
+                self = .inputImage(try InputImageContent(from: decoder))
+            case "computer_screenshot":
+                self = .computerScreenshot(try ComputerScreenshotContent(from: decoder))
+            case "input_file":
+                self = .inputFile(try InputFileContent(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .inputText(let value): try value.encode(to: encoder)
+            case .outputText(let value): try value.encode(to: encoder)
+            case .text(let value): try value.encode(to: encoder)
+            case .summaryText(let value): try value.encode(to: encoder)
+            case .reasoningText(let value): try value.encode(to: encoder)
+            case .refusal(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .computerScreenshot(let value): try value.encode(to: encoder)
+            case .inputFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
+public struct DirectToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `DirectToolCallCaller`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `DirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("direct", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("direct", forKey: .type)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
+public struct ProgramToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ProgramToolCallCaller`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case callerID = "caller_id"
+        case type
+    }
+
+    /// Decodes `ProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.callerID = try reader.required(Swift.String.self, .callerID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encode(self.callerID, forKey: .callerID)
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/ToolCallCaller`.
+public enum ToolCallCaller: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `type` is `direct`.
+    case direct(DirectToolCallCaller)
+    /// Selected when `type` is `program`.
+    case program(ProgramToolCallCaller)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try DirectToolCallCaller(from: decoder))
+        case "program":
+            self = .program(try ProgramToolCallCaller(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionCallStatus`.
+public struct FunctionCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
 }

@@ -3,405 +3,6 @@
 
 import Foundation
 
-/// A file input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/InputFileContent`.
-public struct InputFileContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `file_id` member.
-    public var fileID: Swift.String?
-    /// The name of the file to be sent to the model.
-    public var filename: Swift.String?
-    /// The content of the file to be sent to the model.
-    public var fileData: Swift.String?
-    /// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    public var promptCacheBreakpoint: PromptCacheBreakpointConfig?
-    /// The URL of the file to be sent to the model.
-    public var fileURL: Swift.String?
-    /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public var detail: FileInputDetail?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `InputFileContent`.
-    ///
-    /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The name of the file to be sent to the model.
-    ///   - fileData: The content of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-    ///   - fileURL: The URL of the file to be sent to the model.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    public init(
-        fileID: Swift.String? = nil,
-        filename: Swift.String? = nil,
-        fileData: Swift.String? = nil,
-        promptCacheBreakpoint: PromptCacheBreakpointConfig? = nil,
-        fileURL: Swift.String? = nil,
-        detail: FileInputDetail? = nil
-    ) {
-        self.fileID = fileID
-        self.filename = filename
-        self.fileData = fileData
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-        self.fileURL = fileURL
-        self.detail = detail
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case fileID = "file_id"
-        case filename
-        case fileData = "file_data"
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case fileURL = "file_url"
-        case detail
-        case type
-    }
-
-    /// Decodes `InputFileContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("input_file", .type, required: true)
-        self.fileID = try reader.optional(Swift.String.self, .fileID)
-        self.filename = try reader.optional(Swift.String.self, .filename)
-        self.fileData = try reader.optional(Swift.String.self, .fileData)
-        self.promptCacheBreakpoint = try reader.optional(PromptCacheBreakpointConfig.self, .promptCacheBreakpoint)
-        self.fileURL = try reader.optional(Swift.String.self, .fileURL)
-        self.detail = try reader.optional(FileInputDetail.self, .detail)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_file", forKey: .type)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.filename, forKey: .filename)
-        try container.encodeIfPresent(self.fileData, forKey: .fileData)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-        try container.encodeIfPresent(self.fileURL, forKey: .fileURL)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-    }
-}
-
-/// The `MessagePhase-2` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/MessagePhase-2`.
-public struct MessagePhase2: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `commentary`
-    public static var commentary: Self { Self(rawValue: "commentary") }
-
-    /// `final_answer`
-    public static var finalAnswer: Self { Self(rawValue: "final_answer") }
-}
-
-/// A message to or from the model.
-///
-/// - Remark: Generated from `#/components/schemas/Message`.
-public struct Message: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the message.
-    public var id: Swift.String
-    /// The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
-    public var status: MessageStatus
-    /// The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
-    public var role: MessageRole
-    /// The content of the message
-    public var content: [Message.ContentItem]
-    /// The `phase` member.
-    public var phase: MessagePhase2?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `Message`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the message.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or `incomplete`. Populated when items are returned via API.
-    ///   - role: The role of the message. One of `unknown`, `user`, `assistant`, `system`, `critic`, `discriminator`, `developer`, or `tool`.
-    ///   - content: The content of the message
-    ///   - phase: The `phase` member.
-    public init(
-        id: Swift.String,
-        status: MessageStatus,
-        role: MessageRole,
-        content: [Message.ContentItem],
-        phase: MessagePhase2? = nil
-    ) {
-        self.id = id
-        self.status = status
-        self.role = role
-        self.content = content
-        self.phase = phase
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case status
-        case role
-        case content
-        case phase
-        case type
-    }
-
-    /// Decodes `Message` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("message", .type, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.status = try reader.required(MessageStatus.self, .status)
-        self.role = try reader.required(MessageRole.self, .role)
-        self.content = try reader.required([Message.ContentItem].self, .content)
-        self.phase = try reader.optional(MessagePhase2.self, .phase)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("message", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.role, forKey: .role)
-        try container.encode(self.content, forKey: .content)
-        try container.encodeIfPresent(self.phase, forKey: .phase)
-    }
-
-    /// A content part that makes up an input or output item.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/Message/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A text input to the model. (type: `input_text`)
-        case inputText(InputTextContent)
-        /// A text output from the model. (type: `output_text`)
-        case outputText(OutputTextContent)
-        /// A text content. (type: `text`)
-        case text(TextContent)
-        /// A summary text from the model. (type: `summary_text`)
-        case summaryText(SummaryTextContent)
-        /// Reasoning text from the model. (type: `reasoning_text`)
-        case reasoningText(ReasoningTextContent)
-        /// A refusal from the model. (type: `refusal`)
-        case refusal(RefusalContent)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
-        case inputImage(InputImageContent)
-        /// A screenshot of a computer. (type: `computer_screenshot`)
-        case computerScreenshot(ComputerScreenshotContent)
-        /// A file input to the model. (type: `input_file`)
-        case inputFile(InputFileContent)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try InputTextContent(from: decoder))
-            case "output_text":
-                self = .outputText(try OutputTextContent(from: decoder))
-            case "text":
-                self = .text(try TextContent(from: decoder))
-            case "summary_text":
-                self = .summaryText(try SummaryTextContent(from: decoder))
-            case "reasoning_text":
-                self = .reasoningText(try ReasoningTextContent(from: decoder))
-            case "refusal":
-                self = .refusal(try RefusalContent(from: decoder))
-            case "input_image":
-                self = .inputImage(try InputImageContent(from: decoder))
-            case "computer_screenshot":
-                self = .computerScreenshot(try ComputerScreenshotContent(from: decoder))
-            case "input_file":
-                self = .inputFile(try InputFileContent(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .outputText(let value): try value.encode(to: encoder)
-            case .text(let value): try value.encode(to: encoder)
-            case .summaryText(let value): try value.encode(to: encoder)
-            case .reasoningText(let value): try value.encode(to: encoder)
-            case .refusal(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .computerScreenshot(let value): try value.encode(to: encoder)
-            case .inputFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The `DirectToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/DirectToolCallCaller`.
-public struct DirectToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `DirectToolCallCaller`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `DirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("direct", .type, required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("direct", forKey: .type)
-    }
-}
-
-/// The `ProgramToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/ProgramToolCallCaller`.
-public struct ProgramToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The call ID of the program item that produced this tool call.
-    public var callerID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ProgramToolCallCaller`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case callerID = "caller_id"
-        case type
-    }
-
-    /// Decodes `ProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("program", .type, required: true)
-        self.callerID = try reader.required(Swift.String.self, .callerID)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encode(self.callerID, forKey: .callerID)
-    }
-}
-
-/// The execution context that produced this tool call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/ToolCallCaller`.
-public enum ToolCallCaller: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `direct`
-    case direct(DirectToolCallCaller)
-    /// type: `program`
-    case program(ProgramToolCallCaller)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try DirectToolCallCaller(from: decoder))
-        case "program":
-            self = .program(try ProgramToolCallCaller(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// The `FunctionCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionCallStatus`.
-public struct FunctionCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// The `DirectToolCallCallerParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DirectToolCallCallerParam`.
 public struct DirectToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -435,8 +36,6 @@ public struct DirectToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `ProgramToolCallCallerParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProgramToolCallCallerParam`.
 public struct ProgramToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The call ID of the program item that produced this tool call.
@@ -485,9 +84,9 @@ public struct ProgramToolCallCallerParam: Codable, Hashable, Sendable, SpecDevia
 ///
 /// - Remark: Generated from `#/components/schemas/ToolCallCallerParam`.
 public enum ToolCallCallerParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `direct`
+    /// Selected when `type` is `direct`.
     case direct(DirectToolCallCallerParam)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(ProgramToolCallCallerParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -518,8 +117,6 @@ public enum ToolCallCallerParam: Codable, Hashable, Sendable, UnknownCaseReprese
     }
 }
 
-/// The `FunctionCallOutputStatusEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionCallOutputStatusEnum`.
@@ -540,8 +137,6 @@ public struct FunctionCallOutputStatusEnum: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
-/// The `ClickButtonType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ClickButtonType`.
@@ -578,7 +173,6 @@ public struct ClickParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var x: Swift.Int
     /// The y-coordinate where the click occurred.
     public var y: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -586,10 +180,9 @@ public struct ClickParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `ClickParam`.
     ///
     /// - Parameters:
-    ///   - button: Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
+    ///   - button: Indicates which mouse button was pressed during the click.
     ///   - x: The x-coordinate where the click occurred.
     ///   - y: The y-coordinate where the click occurred.
-    ///   - keys: The `keys` member.
     public init(
         button: ClickButtonType,
         x: Swift.Int,
@@ -646,7 +239,6 @@ public struct DoubleClickAction: Codable, Hashable, Sendable, SpecDeviationRepor
     public var x: Swift.Int
     /// The y-coordinate where the double click occurred.
     public var y: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -656,7 +248,6 @@ public struct DoubleClickAction: Codable, Hashable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - x: The x-coordinate where the double click occurred.
     ///   - y: The y-coordinate where the double click occurred.
-    ///   - keys: The `keys` member.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -763,7 +354,6 @@ public struct DragParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// ]
     /// ```
     public var path: [CoordParam]
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -771,8 +361,7 @@ public struct DragParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `DragParam`.
     ///
     /// - Parameters:
-    ///   - path: An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
-    ///   - keys: The `keys` member.
+    ///   - path: An array of coordinates representing the path of the drag action.
     public init(
         path: [CoordParam],
         keys: [Swift.String]? = nil
@@ -823,7 +412,7 @@ public struct KeyPressAction: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `KeyPressAction`.
     ///
     /// - Parameters:
-    ///   - keys: The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
+    ///   - keys: The combination of keys the model is requesting to be pressed.
     public init(keys: [Swift.String]) {
         self.keys = keys
     }
@@ -863,7 +452,6 @@ public struct MoveParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var x: Swift.Int
     /// The y-coordinate to move to.
     public var y: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -873,7 +461,6 @@ public struct MoveParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// - Parameters:
     ///   - x: The x-coordinate to move to.
     ///   - y: The y-coordinate to move to.
-    ///   - keys: The `keys` member.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -964,7 +551,6 @@ public struct ScrollParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var scrollX: Swift.Int
     /// The vertical scroll distance.
     public var scrollY: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -976,7 +562,6 @@ public struct ScrollParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - y: The y-coordinate where the scroll occurred.
     ///   - scrollX: The horizontal scroll distance.
     ///   - scrollY: The vertical scroll distance.
-    ///   - keys: The `keys` member.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -1115,9 +700,7 @@ public struct WaitParam: Codable, Hashable, Sendable, SpecDeviationReporting {
 public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the pending safety check.
     public var id: Swift.String
-    /// The `code` member.
     public var code: Swift.String?
-    /// The `message` member.
     public var message: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1126,8 +709,6 @@ public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - id: The ID of the pending safety check.
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         id: Swift.String,
         code: Swift.String? = nil,
@@ -1168,8 +749,6 @@ public struct ComputerCallSafetyCheckParam: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `ComputerCallOutputStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallOutputStatus`.
@@ -1190,8 +769,6 @@ public struct ComputerCallOutputStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
-/// The `ToolSearchExecutionType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ToolSearchExecutionType`.
@@ -1209,13 +786,11 @@ public struct ToolSearchExecutionType: OpenEnum {
     public static var client: Self { Self(rawValue: "client") }
 }
 
-/// The `ToolSearchCall` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ToolSearchCall`.
 public struct ToolSearchCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool search call item.
     public var id: Swift.String
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: ToolSearchExecutionType
@@ -1235,7 +810,7 @@ public struct ToolSearchCall: Codable, Hashable, Sendable, SpecDeviationReportin
     ///   - execution: Whether tool search was executed by the server or by the client.
     ///   - arguments: Arguments used for the tool search call.
     ///   - status: The status of the tool search call item that was recorded.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -1295,8 +870,6 @@ public struct ToolSearchCall: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `CallableToolAllowedCaller` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/CallableToolAllowedCaller`.
@@ -1320,17 +893,14 @@ public struct CallableToolAllowedCaller: OpenEnum {
 public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `parameters` member.
     public var parameters: [Swift.String: JSONValue]?
-    /// The `output_schema` member.
+    /// The JSON member `output_schema`.
     public var outputSchema: [Swift.String: JSONValue]?
-    /// The `strict` member.
     public var strict: Swift.Bool?
     /// Whether this function is deferred and loaded via tool search.
     public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1339,12 +909,9 @@ public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting 
     ///
     /// - Parameters:
     ///   - name: The name of the function to call.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    ///   - outputSchema: The `output_schema` member.
-    ///   - strict: The `strict` member.
+    ///   - outputSchema: The JSON member `output_schema`.
     ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -1408,8 +975,6 @@ public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting 
     }
 }
 
-/// The `RankerVersionType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/RankerVersionType`.
@@ -1427,8 +992,6 @@ public struct RankerVersionType: OpenEnum {
     public static var default2024_11_15: Self { Self(rawValue: "default-2024-11-15") }
 }
 
-/// The `HybridSearchOptions` schema.
-///
 /// - Remark: Generated from `#/components/schemas/HybridSearchOptions`.
 public struct HybridSearchOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The weight of the embedding in the reciprocal ranking fusion.
@@ -1478,8 +1041,6 @@ public struct HybridSearchOptions: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `RankingOptions` schema.
-///
 /// - Remark: Generated from `#/components/schemas/RankingOptions`.
 public struct RankingOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search.
@@ -1495,7 +1056,7 @@ public struct RankingOptions: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - ranker: The ranker to use for the file search.
-    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
+    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1.
     ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
     public init(
         ranker: RankerVersionType? = nil,
@@ -1537,15 +1098,13 @@ public struct RankingOptions: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `Filters` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Filters`.
 public enum Filters: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
     case comparisonFilter(ComparisonFilter)
-    /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+    /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
     case compoundFilter(CompoundFilter)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1586,7 +1145,6 @@ public struct FileSearchTool: Codable, Hashable, Sendable, SpecDeviationReportin
     public var maxNumResults: Swift.Int?
     /// Ranking options for search.
     public var rankingOptions: RankingOptions?
-    /// The `filters` member.
     public var filters: Filters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1595,9 +1153,8 @@ public struct FileSearchTool: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - vectorStoreIDs: The IDs of the vector stores to search.
-    ///   - maxNumResults: The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    ///   - maxNumResults: The maximum number of results to return.
     ///   - rankingOptions: Ranking options for search.
-    ///   - filters: The `filters` member.
     public init(
         vectorStoreIDs: [Swift.String],
         maxNumResults: Swift.Int? = nil,
@@ -1681,8 +1238,6 @@ public struct ComputerTool: Codable, Hashable, Sendable, SpecDeviationReporting 
     }
 }
 
-/// The `ComputerEnvironment` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerEnvironment`.
@@ -1771,8 +1326,6 @@ public struct ComputerUsePreviewTool: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `ContainerMemoryLimit` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerMemoryLimit`.
@@ -1802,7 +1355,7 @@ public struct ContainerMemoryLimit: OpenEnum {
 public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
-    /// The `memory_limit` member.
+    /// The JSON member `memory_limit`.
     public var memoryLimit: ContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: AutoCodeInterpreterToolParam.NetworkPolicy?
@@ -1813,7 +1366,7 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
+    ///   - memoryLimit: The JSON member `memory_limit`.
     ///   - networkPolicy: Network access policy for the container.
     public init(
         fileIDs: [Swift.String]? = nil,
@@ -1863,9 +1416,9 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Remark: Generated from `#/components/schemas/AutoCodeInterpreterToolParam/properties/network_policy`.
     public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `disabled`
+        /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
+        /// Selected when `type` is `allowlist`.
         case allowlist(ContainerNetworkPolicyAllowlistParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1897,8 +1450,6 @@ public struct AutoCodeInterpreterToolParam: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `ProgrammaticToolCallingParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProgrammaticToolCallingParam`.
 public struct ProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1951,8 +1502,6 @@ public struct InputFidelity: OpenEnum {
     public static var low: Self { Self(rawValue: "low") }
 }
 
-/// The `ImageGenActionEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageGenActionEnum`.
@@ -2008,13 +1557,11 @@ public struct LocalShellToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `ContainerAutoParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerAutoParam`.
 public struct ContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
-    /// The `memory_limit` member.
+    /// The JSON member `memory_limit`.
     public var memoryLimit: ContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: ContainerAutoParam.NetworkPolicy?
@@ -2027,7 +1574,7 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
+    ///   - memoryLimit: The JSON member `memory_limit`.
     ///   - networkPolicy: Network access policy for the container.
     ///   - skills: An optional list of skills referenced by id or inline data.
     public init(
@@ -2083,9 +1630,9 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/network_policy`.
     public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `disabled`
+        /// Selected when `type` is `disabled`.
         case disabled(ContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
+        /// Selected when `type` is `allowlist`.
         case allowlist(ContainerNetworkPolicyAllowlistParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2116,15 +1663,13 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationRepo
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/ContainerAutoParam/properties/skills/items`.
     public enum Skill: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `skill_reference`
+        /// Selected when `type` is `skill_reference`.
         case skillReference(SkillReferenceParam)
-        /// type: `inline`
+        /// Selected when `type` is `inline`.
         case inline(InlineSkillParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2156,8 +1701,6 @@ public struct ContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `LocalSkillParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/LocalSkillParam`.
 public struct LocalSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
@@ -2215,8 +1758,6 @@ public struct LocalSkillParam: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `LocalEnvironmentParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/LocalEnvironmentParam`.
 public struct LocalEnvironmentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of skills.
@@ -2259,8 +1800,6 @@ public struct LocalEnvironmentParam: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `ContainerReferenceParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceParam`.
 public struct ContainerReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced container.
@@ -2307,9 +1846,8 @@ public struct ContainerReferenceParam: Codable, Hashable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam`.
 public struct FunctionShellToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `environment` member.
     public var environment: FunctionShellToolParam.Environment?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2317,8 +1855,7 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `FunctionShellToolParam`.
     ///
     /// - Parameters:
-    ///   - environment: The `environment` member.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         environment: FunctionShellToolParam.Environment? = nil,
         allowedCallers: [CallableToolAllowedCaller]? = nil
@@ -2356,17 +1893,15 @@ public struct FunctionShellToolParam: Codable, Hashable, Sendable, SpecDeviation
         try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
     }
 
-    /// The `0` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellToolParam/properties/environment/anyOf/0`.
     public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `container_auto`
+        /// Selected when `type` is `container_auto`.
         case containerAuto(ContainerAutoParam)
-        /// type: `local`
+        /// Selected when `type` is `local`.
         case local(LocalEnvironmentParam)
-        /// type: `container_reference`
+        /// Selected when `type` is `container_reference`.
         case containerReference(ContainerReferenceParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2436,8 +1971,6 @@ public struct CustomTextFormatParam: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `GrammarSyntax1` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/GrammarSyntax1`.
@@ -2469,7 +2002,7 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `CustomGrammarFormatParam`.
     ///
     /// - Parameters:
-    ///   - syntax: The syntax of the grammar definition. One of `lark` or `regex`.
+    ///   - syntax: The syntax of the grammar definition.
     ///   - definition: The grammar definition.
     public init(
         syntax: GrammarSyntax1,
@@ -2509,7 +2042,7 @@ public struct CustomGrammarFormatParam: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools)
+/// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
 ///
 /// - Remark: Generated from `#/components/schemas/CustomToolParam`.
 public struct CustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2521,7 +2054,7 @@ public struct CustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporti
     public var format: CustomToolParam.Format?
     /// Whether this tool should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2531,9 +2064,9 @@ public struct CustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporti
     /// - Parameters:
     ///   - name: The name of the custom tool, used to identify it in tool calls.
     ///   - description: Optional description of the custom tool, used to provide more context.
-    ///   - format: The input format for the custom tool. Default is unconstrained text.
+    ///   - format: The input format for the custom tool.
     ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -2592,9 +2125,9 @@ public struct CustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// - Remark: Generated from `#/components/schemas/CustomToolParam/properties/format`.
     public enum Format: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Unconstrained free-form text. (type: `text`)
+        /// Unconstrained free-form text. Selected when `type` is `text`.
         case text(CustomTextFormatParam)
-        /// A grammar defined by the user. (type: `grammar`)
+        /// A grammar defined by the user. Selected when `type` is `grammar`.
         case grammar(CustomGrammarFormatParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2626,28 +2159,20 @@ public struct CustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `EmptyModelParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/EmptyModelParam`.
 public typealias EmptyModelParam = [Swift.String: JSONValue]
 
-/// The `FunctionToolParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FunctionToolParam`.
 public struct FunctionToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `name` member.
     public var name: Swift.String
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `parameters` member.
     public var parameters: EmptyModelParam?
-    /// The `strict` member.
     public var strict: Swift.Bool?
-    /// The `output_schema` member.
+    /// The JSON member `output_schema`.
     public var outputSchema: [Swift.String: JSONValue]?
     /// Whether this function should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2655,13 +2180,9 @@ public struct FunctionToolParam: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `FunctionToolParam`.
     ///
     /// - Parameters:
-    ///   - name: The `name` member.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    ///   - strict: The `strict` member.
-    ///   - outputSchema: The `output_schema` member.
+    ///   - outputSchema: The JSON member `output_schema`.
     ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -2792,9 +2313,9 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Remark: Generated from `#/components/schemas/NamespaceToolParam/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(FunctionToolParam)
-        /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
+        /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
         case custom(CustomToolParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2832,9 +2353,7 @@ public struct NamespaceToolParam: Codable, Hashable, Sendable, SpecDeviationRepo
 public struct ToolSearchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Whether tool search is executed by the server or by the client.
     public var execution: ToolSearchExecutionType?
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `parameters` member.
     public var parameters: EmptyModelParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2843,8 +2362,6 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - execution: Whether tool search is executed by the server or by the client.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
     public init(
         execution: ToolSearchExecutionType? = nil,
         description: Swift.String? = nil,
@@ -2888,28 +2405,16 @@ public struct ToolSearchToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `ApproximateLocation` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ApproximateLocation`.
 public struct ApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `country` member.
     public var country: Swift.String?
-    /// The `region` member.
     public var region: Swift.String?
-    /// The `city` member.
     public var city: Swift.String?
-    /// The `timezone` member.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The `country` member.
-    ///   - region: The `region` member.
-    ///   - city: The `city` member.
-    ///   - timezone: The `timezone` member.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,
@@ -2958,8 +2463,6 @@ public struct ApproximateLocation: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `SearchContextSize` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SearchContextSize`.
@@ -2980,8 +2483,6 @@ public struct SearchContextSize: OpenEnum {
     public static var high: Self { Self(rawValue: "high") }
 }
 
-/// The `SearchContentType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/SearchContentType`.
@@ -3005,11 +2506,11 @@ public struct SearchContentType: OpenEnum {
 public struct WebSearchPreviewTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
     public var type: WebSearchPreviewTool.TypeValue
-    /// The `user_location` member.
+    /// The JSON member `user_location`.
     public var userLocation: ApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: SearchContextSize?
-    /// The `search_content_types` member.
+    /// The JSON member `search_content_types`.
     public var searchContentTypes: [SearchContentType]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3017,10 +2518,10 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `WebSearchPreviewTool`.
     ///
     /// - Parameters:
-    ///   - type: The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///   - userLocation: The `user_location` member.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    ///   - searchContentTypes: The `search_content_types` member.
+    ///   - type: The type of the web search tool.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    ///   - searchContentTypes: The JSON member `search_content_types`.
     public init(
         type: WebSearchPreviewTool.TypeValue,
         userLocation: ApproximateLocation? = nil,
@@ -3089,7 +2590,7 @@ public struct WebSearchPreviewTool: Codable, Hashable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolParam`.
 public struct ApplyPatchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [CallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3097,7 +2598,7 @@ public struct ApplyPatchToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `ApplyPatchToolParam`.
     ///
     /// - Parameters:
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(allowedCallers: [CallableToolAllowedCaller]? = nil) {
         self.allowedCallers = allowedCallers
     }
@@ -3129,13 +2630,11 @@ public struct ApplyPatchToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `ToolSearchOutput` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ToolSearchOutput`.
 public struct ToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the tool search output item.
     public var id: Swift.String
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: ToolSearchExecutionType
@@ -3155,7 +2654,7 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationReport
     ///   - execution: Whether tool search was executed by the server or by the client.
     ///   - tools: The loaded tool definitions returned by tool search.
     ///   - status: The status of the tool search output item that was recorded.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3215,8 +2714,6 @@ public struct ToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `AdditionalTools` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AdditionalTools`.
 public struct AdditionalTools: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the additional tools item.
@@ -3277,8 +2774,6 @@ public struct AdditionalTools: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `Program` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Program`.
 public struct Program: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the program item.
@@ -3347,8 +2842,6 @@ public struct Program: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `ProgramOutputStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramOutputStatus`.
@@ -3366,8 +2859,6 @@ public struct ProgramOutputStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
-/// The `ProgramOutput` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProgramOutput`.
 public struct ProgramOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of the program output item.
@@ -3436,7 +2927,7 @@ public struct ProgramOutput: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
+/// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionBody`.
 public struct CompactionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3592,13 +3083,12 @@ public struct CodeInterpreterOutputImage: Codable, Hashable, Sendable, SpecDevia
 public struct LocalShellExecAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The command to run.
     public var command: [Swift.String]
-    /// The `timeout_ms` member.
+    /// The JSON member `timeout_ms`.
     public var timeoutMs: Swift.Int?
-    /// The `working_directory` member.
+    /// The JSON member `working_directory`.
     public var workingDirectory: Swift.String?
     /// Environment variables to set for the command.
     public var env: [Swift.String: Swift.String]
-    /// The `user` member.
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3608,9 +3098,8 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable, SpecDeviationRe
     /// - Parameters:
     ///   - command: The command to run.
     ///   - env: Environment variables to set for the command.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - workingDirectory: The `working_directory` member.
-    ///   - user: The `user` member.
+    ///   - timeoutMs: The JSON member `timeout_ms`.
+    ///   - workingDirectory: The JSON member `working_directory`.
     public init(
         command: [Swift.String],
         env: [Swift.String: Swift.String],
@@ -3668,11 +3157,10 @@ public struct LocalShellExecAction: Codable, Hashable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellAction`.
 public struct FunctionShellAction: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `commands` member.
     public var commands: [Swift.String]
-    /// The `timeout_ms` member.
+    /// The JSON member `timeout_ms`.
     public var timeoutMs: Swift.Int?
-    /// The `max_output_length` member.
+    /// The JSON member `max_output_length`.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3680,9 +3168,8 @@ public struct FunctionShellAction: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `FunctionShellAction`.
     ///
     /// - Parameters:
-    ///   - commands: The `commands` member.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - timeoutMs: The JSON member `timeout_ms`.
+    ///   - maxOutputLength: The JSON member `max_output_length`.
     public init(
         commands: [Swift.String],
         timeoutMs: Swift.Int? = nil,
@@ -3723,8 +3210,6 @@ public struct FunctionShellAction: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `FunctionShellCallStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallStatus`.
@@ -3784,7 +3269,7 @@ public struct LocalEnvironmentResource: Codable, Hashable, Sendable, SpecDeviati
 ///
 /// - Remark: Generated from `#/components/schemas/ContainerReferenceResource`.
 public struct ContainerReferenceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `container_id` member.
+    /// The JSON member `container_id`.
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3792,7 +3277,7 @@ public struct ContainerReferenceResource: Codable, Hashable, Sendable, SpecDevia
     /// Creates a new `ContainerReferenceResource`.
     ///
     /// - Parameters:
-    ///   - containerID: The `container_id` member.
+    ///   - containerID: The JSON member `container_id`.
     public init(containerID: Swift.String) {
         self.containerID = containerID
     }
@@ -3832,13 +3317,11 @@ public struct FunctionShellCall: Codable, Hashable, Sendable, SpecDeviationRepor
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The shell commands and limits that describe how to run the tool call.
     public var action: FunctionShellAction
     /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
     public var status: FunctionShellCallStatus
-    /// The `environment` member.
     public var environment: FunctionShellCall.Environment?
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
@@ -3848,12 +3331,10 @@ public struct FunctionShellCall: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `FunctionShellCall`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the shell tool call. Populated when this item is returned via API.
+    ///   - id: The unique ID of the shell tool call.
     ///   - callID: The unique ID of the shell tool call generated by the model.
     ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - status: The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
-    ///   - caller: The `caller` member.
-    ///   - environment: The `environment` member.
+    ///   - status: The status of the shell call.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,
@@ -3917,15 +3398,13 @@ public struct FunctionShellCall: Codable, Hashable, Sendable, SpecDeviationRepor
         try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
     }
 
-    /// The `0` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCall/properties/environment/anyOf/0`.
     public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Represents the use of a local environment to perform shell actions. (type: `local`)
+        /// Represents the use of a local environment to perform shell actions. Selected when `type` is `local`.
         case local(LocalEnvironmentResource)
-        /// Represents a container created with /v1/containers. (type: `container_reference`)
+        /// Represents a container created with /v1/containers. Selected when `type` is `container_reference`.
         case containerReference(ContainerReferenceResource)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3957,8 +3436,6 @@ public struct FunctionShellCall: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `FunctionShellCallOutputStatusEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputStatusEnum`.
@@ -3977,4 +3454,450 @@ public struct FunctionShellCallOutputStatusEnum: OpenEnum {
 
     /// `incomplete`
     public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// Indicates that the shell call exceeded its configured time limit.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
+public struct FunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutputTimeoutOutcome`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `FunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("timeout", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("timeout", forKey: .type)
+    }
+}
+
+/// Indicates that the shell commands finished and returned an exit code.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcome`.
+public struct FunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Exit code from the shell process.
+    public var exitCode: Swift.Int
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutputExitOutcome`.
+    ///
+    /// - Parameters:
+    ///   - exitCode: Exit code from the shell process.
+    public init(exitCode: Swift.Int) {
+        self.exitCode = exitCode
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case exitCode = "exit_code"
+        case type
+    }
+
+    /// Decodes `FunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("exit", .type, required: true)
+        self.exitCode = try reader.required(Swift.Int.self, .exitCode)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("exit", forKey: .type)
+        try container.encode(self.exitCode, forKey: .exitCode)
+    }
+}
+
+/// The content of a shell tool call output that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent`.
+public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The standard output that was captured.
+    public var stdout: Swift.String
+    /// The standard error output that was captured.
+    public var stderr: Swift.String
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    public var outcome: FunctionShellCallOutputContent.Outcome
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutputContent`.
+    ///
+    /// - Parameters:
+    ///   - stdout: The standard output that was captured.
+    ///   - stderr: The standard error output that was captured.
+    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        stdout: Swift.String,
+        stderr: Swift.String,
+        outcome: FunctionShellCallOutputContent.Outcome,
+        createdBy: Swift.String? = nil
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.outcome = outcome
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case stdout
+        case stderr
+        case outcome
+        case createdBy = "created_by"
+    }
+
+    /// Decodes `FunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.stdout = try reader.required(Swift.String.self, .stdout)
+        self.stderr = try reader.required(Swift.String.self, .stderr)
+        self.outcome = try reader.required(FunctionShellCallOutputContent.Outcome.self, .outcome)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.stdout, forKey: .stdout)
+        try container.encode(self.stderr, forKey: .stderr)
+        try container.encode(self.outcome, forKey: .outcome)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent/properties/outcome`.
+    public enum Outcome: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
+        case timeout(FunctionShellCallOutputTimeoutOutcome)
+        /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
+        case exit(FunctionShellCallOutputExitOutcome)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "timeout":
+                self = .timeout(try FunctionShellCallOutputTimeoutOutcome(from: decoder))
+            case "exit":
+                self = .exit(try FunctionShellCallOutputExitOutcome(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .timeout(let value): try value.encode(to: encoder)
+            case .exit(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// The output of a shell tool call that was emitted.
+///
+/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutput`.
+public struct FunctionShellCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The unique ID of the shell call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the shell tool call generated by the model.
+    public var callID: Swift.String
+    public var caller: ToolCallCaller?
+    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    public var status: FunctionShellCallOutputStatusEnum
+    /// An array of shell call output contents
+    public var output: [FunctionShellCallOutputContent]
+    /// The JSON member `max_output_length`.
+    public var maxOutputLength: Swift.Int?
+    /// The identifier of the actor that created the item.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `FunctionShellCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the shell call output.
+    ///   - callID: The unique ID of the shell tool call generated by the model.
+    ///   - status: The status of the shell call output.
+    ///   - output: An array of shell call output contents
+    ///   - maxOutputLength: The JSON member `max_output_length`.
+    ///   - createdBy: The identifier of the actor that created the item.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: FunctionShellCallOutputStatusEnum,
+        output: [FunctionShellCallOutputContent],
+        caller: ToolCallCaller? = nil,
+        maxOutputLength: Swift.Int? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+        self.maxOutputLength = maxOutputLength
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case maxOutputLength = "max_output_length"
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `FunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("shell_call_output", .type, required: true)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(ToolCallCaller.self, .caller)
+        self.status = try reader.required(FunctionShellCallOutputStatusEnum.self, .status)
+        self.output = try reader.required([FunctionShellCallOutputContent].self, .output)
+        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("shell_call_output", forKey: .type)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.output, forKey: .output)
+        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatus`.
+public struct ApplyPatchCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+}
+
+/// Instruction describing how to create a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperation`.
+public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to create.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchCreateFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to create.
+    ///   - diff: Diff to apply.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes `ApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("create_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("create_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
+}
+
+/// Instruction describing how to delete a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperation`.
+public struct ApplyPatchDeleteFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to delete.
+    public var path: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchDeleteFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to delete.
+    public init(path: Swift.String) {
+        self.path = path
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case type
+    }
+
+    /// Decodes `ApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("delete_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("delete_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+    }
+}
+
+/// Instruction describing how to update a file via the apply_patch tool.
+///
+/// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperation`.
+public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Path of the file to update.
+    public var path: Swift.String
+    /// Diff to apply.
+    public var diff: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `ApplyPatchUpdateFileOperation`.
+    ///
+    /// - Parameters:
+    ///   - path: Path of the file to update.
+    ///   - diff: Diff to apply.
+    public init(
+        path: Swift.String,
+        diff: Swift.String
+    ) {
+        self.path = path
+        self.diff = diff
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case path
+        case diff
+        case type
+    }
+
+    /// Decodes `ApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("update_file", .type, required: true)
+        self.path = try reader.required(Swift.String.self, .path)
+        self.diff = try reader.required(Swift.String.self, .diff)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("update_file", forKey: .type)
+        try container.encode(self.path, forKey: .path)
+        try container.encode(self.diff, forKey: .diff)
+    }
 }

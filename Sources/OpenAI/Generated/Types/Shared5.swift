@@ -3,456 +3,6 @@
 
 import Foundation
 
-/// Indicates that the shell call exceeded its configured time limit.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputTimeoutOutcome`.
-public struct FunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `FunctionShellCallOutputTimeoutOutcome`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `FunctionShellCallOutputTimeoutOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("timeout", .type, required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("timeout", forKey: .type)
-    }
-}
-
-/// Indicates that the shell commands finished and returned an exit code.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputExitOutcome`.
-public struct FunctionShellCallOutputExitOutcome: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Exit code from the shell process.
-    public var exitCode: Swift.Int
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `FunctionShellCallOutputExitOutcome`.
-    ///
-    /// - Parameters:
-    ///   - exitCode: Exit code from the shell process.
-    public init(exitCode: Swift.Int) {
-        self.exitCode = exitCode
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case exitCode = "exit_code"
-        case type
-    }
-
-    /// Decodes `FunctionShellCallOutputExitOutcome` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("exit", .type, required: true)
-        self.exitCode = try reader.required(Swift.Int.self, .exitCode)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("exit", forKey: .type)
-        try container.encode(self.exitCode, forKey: .exitCode)
-    }
-}
-
-/// The content of a shell tool call output that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent`.
-public struct FunctionShellCallOutputContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The standard output that was captured.
-    public var stdout: Swift.String
-    /// The standard error output that was captured.
-    public var stderr: Swift.String
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    public var outcome: FunctionShellCallOutputContent.Outcome
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `FunctionShellCallOutputContent`.
-    ///
-    /// - Parameters:
-    ///   - stdout: The standard output that was captured.
-    ///   - stderr: The standard error output that was captured.
-    ///   - outcome: Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        stdout: Swift.String,
-        stderr: Swift.String,
-        outcome: FunctionShellCallOutputContent.Outcome,
-        createdBy: Swift.String? = nil
-    ) {
-        self.stdout = stdout
-        self.stderr = stderr
-        self.outcome = outcome
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case stdout
-        case stderr
-        case outcome
-        case createdBy = "created_by"
-    }
-
-    /// Decodes `FunctionShellCallOutputContent` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.stdout = try reader.required(Swift.String.self, .stdout)
-        self.stderr = try reader.required(Swift.String.self, .stderr)
-        self.outcome = try reader.required(FunctionShellCallOutputContent.Outcome.self, .outcome)
-        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.stdout, forKey: .stdout)
-        try container.encode(self.stderr, forKey: .stderr)
-        try container.encode(self.outcome, forKey: .outcome)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// Represents either an exit outcome (with an exit code) or a timeout outcome for a shell call output chunk.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputContent/properties/outcome`.
-    public enum Outcome: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
-        case timeout(FunctionShellCallOutputTimeoutOutcome)
-        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
-        case exit(FunctionShellCallOutputExitOutcome)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "timeout":
-                self = .timeout(try FunctionShellCallOutputTimeoutOutcome(from: decoder))
-            case "exit":
-                self = .exit(try FunctionShellCallOutputExitOutcome(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .timeout(let value): try value.encode(to: encoder)
-            case .exit(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The output of a shell tool call that was emitted.
-///
-/// - Remark: Generated from `#/components/schemas/FunctionShellCallOutput`.
-public struct FunctionShellCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The unique ID of the shell call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the shell tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: ToolCallCaller?
-    /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    public var status: FunctionShellCallOutputStatusEnum
-    /// An array of shell call output contents
-    public var output: [FunctionShellCallOutputContent]
-    /// The `max_output_length` member.
-    public var maxOutputLength: Swift.Int?
-    /// The identifier of the actor that created the item.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `FunctionShellCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
-    ///   - output: An array of shell call output contents
-    ///   - caller: The `caller` member.
-    ///   - maxOutputLength: The `max_output_length` member.
-    ///   - createdBy: The identifier of the actor that created the item.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: FunctionShellCallOutputStatusEnum,
-        output: [FunctionShellCallOutputContent],
-        caller: ToolCallCaller? = nil,
-        maxOutputLength: Swift.Int? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.maxOutputLength = maxOutputLength
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case maxOutputLength = "max_output_length"
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `FunctionShellCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("shell_call_output", .type, required: true)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.callID = try reader.required(Swift.String.self, .callID)
-        self.caller = try reader.optional(ToolCallCaller.self, .caller)
-        self.status = try reader.required(FunctionShellCallOutputStatusEnum.self, .status)
-        self.output = try reader.required([FunctionShellCallOutputContent].self, .output)
-        self.maxOutputLength = try reader.optional(Swift.Int.self, .maxOutputLength)
-        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("shell_call_output", forKey: .type)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.output, forKey: .output)
-        try container.encode(self.maxOutputLength, forKey: .maxOutputLength)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// The `ApplyPatchCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCallStatus`.
-public struct ApplyPatchCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-}
-
-/// Instruction describing how to create a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchCreateFileOperation`.
-public struct ApplyPatchCreateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Path of the file to create.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ApplyPatchCreateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to create.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    /// Decodes `ApplyPatchCreateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("create_file", .type, required: true)
-        self.path = try reader.required(Swift.String.self, .path)
-        self.diff = try reader.required(Swift.String.self, .diff)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("create_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
-/// Instruction describing how to delete a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchDeleteFileOperation`.
-public struct ApplyPatchDeleteFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Path of the file to delete.
-    public var path: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ApplyPatchDeleteFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to delete.
-    public init(path: Swift.String) {
-        self.path = path
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case type
-    }
-
-    /// Decodes `ApplyPatchDeleteFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("delete_file", .type, required: true)
-        self.path = try reader.required(Swift.String.self, .path)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("delete_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-    }
-}
-
-/// Instruction describing how to update a file via the apply_patch tool.
-///
-/// - Remark: Generated from `#/components/schemas/ApplyPatchUpdateFileOperation`.
-public struct ApplyPatchUpdateFileOperation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Path of the file to update.
-    public var path: Swift.String
-    /// Diff to apply.
-    public var diff: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `ApplyPatchUpdateFileOperation`.
-    ///
-    /// - Parameters:
-    ///   - path: Path of the file to update.
-    ///   - diff: Diff to apply.
-    public init(
-        path: Swift.String,
-        diff: Swift.String
-    ) {
-        self.path = path
-        self.diff = diff
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case path
-        case diff
-        case type
-    }
-
-    /// Decodes `ApplyPatchUpdateFileOperation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("update_file", .type, required: true)
-        self.path = try reader.required(Swift.String.self, .path)
-        self.diff = try reader.required(Swift.String.self, .diff)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("update_file", forKey: .type)
-        try container.encode(self.path, forKey: .path)
-        try container.encode(self.diff, forKey: .diff)
-    }
-}
-
 /// A tool call that applies file diffs by creating, deleting, or updating files.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall`.
@@ -461,7 +11,6 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The status of the apply patch tool call. One of `in_progress` or `completed`.
     public var status: ApplyPatchCallStatus
@@ -475,11 +24,10 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
     /// Creates a new `ApplyPatchToolCall`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    ///   - id: The unique ID of the apply patch tool call.
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - status: The status of the apply patch tool call.
     ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///   - caller: The `caller` member.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,
@@ -544,11 +92,11 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCall/properties/operation`.
     public enum Operation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
+        /// Instruction describing how to create a file via the apply_patch tool. Selected when `type` is `create_file`.
         case createFile(ApplyPatchCreateFileOperation)
-        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
+        /// Instruction describing how to delete a file via the apply_patch tool. Selected when `type` is `delete_file`.
         case deleteFile(ApplyPatchDeleteFileOperation)
-        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
+        /// Instruction describing how to update a file via the apply_patch tool. Selected when `type` is `update_file`.
         case updateFile(ApplyPatchUpdateFileOperation)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -583,8 +131,6 @@ public struct ApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `ApplyPatchCallOutputStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchCallOutputStatus`.
@@ -610,11 +156,9 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     public var id: Swift.String
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCaller?
     /// The status of the apply patch tool call output. One of `completed` or `failed`.
     public var status: ApplyPatchCallOutputStatus
-    /// The `output` member.
     public var output: Swift.String?
     /// The ID of the entity that created this tool call output.
     public var createdBy: Swift.String?
@@ -624,11 +168,9 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `ApplyPatchToolCallOutput`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    ///   - id: The unique ID of the apply patch tool call output.
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - caller: The `caller` member.
-    ///   - output: The `output` member.
+    ///   - status: The status of the apply patch tool call output.
     ///   - createdBy: The ID of the entity that created this tool call output.
     public init(
         id: Swift.String,
@@ -688,22 +230,14 @@ public struct ApplyPatchToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `MCPProtocolError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/MCPProtocolError`.
 public struct MCPProtocolError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.Int
-    /// The `message` member.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPProtocolError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         code: Swift.Int,
         message: Swift.String
@@ -742,19 +276,13 @@ public struct MCPProtocolError: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `MCPToolExecutionError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/MCPToolExecutionError`.
 public struct MCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `content` member.
     public var content: JSONValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `MCPToolExecutionError`.
-    ///
-    /// - Parameters:
-    ///   - content: The `content` member.
     public init(content: JSONValue) {
         self.content = content
     }
@@ -786,22 +314,14 @@ public struct MCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `HTTPError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/HTTPError`.
 public struct HTTPError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.Int
-    /// The `message` member.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         code: Swift.Int,
         message: Swift.String
@@ -840,8 +360,6 @@ public struct HTTPError: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `MCPToolCallStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/MCPToolCallStatus`.
@@ -868,8 +386,6 @@ public struct MCPToolCallStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
-/// The `DetailEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/DetailEnum`.
@@ -893,8 +409,6 @@ public struct DetailEnum: OpenEnum {
     public static var original: Self { Self(rawValue: "original") }
 }
 
-/// The `FunctionCallItemStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionCallItemStatus`.
@@ -919,15 +433,13 @@ public struct FunctionCallItemStatus: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ComputerCallOutputItemParam`.
 public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// The ID of the computer tool call that produced the output.
     public var callID: Swift.String
     /// A computer screenshot image used with the computer use tool.
     public var output: ComputerScreenshotImage
-    /// The `acknowledged_safety_checks` member.
+    /// The JSON member `acknowledged_safety_checks`.
     public var acknowledgedSafetyChecks: [ComputerCallSafetyCheckParam]?
-    /// The `status` member.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -937,9 +449,7 @@ public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable, SpecDevi
     /// - Parameters:
     ///   - callID: The ID of the computer tool call that produced the output.
     ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - id: The `id` member.
-    ///   - acknowledgedSafetyChecks: The `acknowledged_safety_checks` member.
-    ///   - status: The `status` member.
+    ///   - acknowledgedSafetyChecks: The JSON member `acknowledged_safety_checks`.
     public init(
         callID: Swift.String,
         output: ComputerScreenshotImage,
@@ -999,7 +509,7 @@ public struct ComputerCallOutputItemParam: Codable, Hashable, Sendable, SpecDevi
 public struct InputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text input to the model.
     public var text: Swift.String
-    /// The `prompt_cache_breakpoint` member.
+    /// The JSON member `prompt_cache_breakpoint`.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1008,7 +518,7 @@ public struct InputTextContentParam: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
     public init(
         text: Swift.String,
         promptCacheBreakpoint: PromptCacheBreakpointParam? = nil
@@ -1047,17 +557,16 @@ public struct InputTextContentParam: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
+/// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision)
 ///
 /// - Remark: Generated from `#/components/schemas/InputImageContentParamAutoParam`.
 public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
-    /// The `detail` member.
     public var detail: DetailEnum?
-    /// The `prompt_cache_breakpoint` member.
+    /// The JSON member `prompt_cache_breakpoint`.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1065,10 +574,9 @@ public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable, Spec
     /// Creates a new `InputImageContentParamAutoParam`.
     ///
     /// - Parameters:
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - detail: The `detail` member.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    ///   - imageURL: The JSON member `image_url`.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
     public init(
         imageURL: Swift.String? = nil,
         fileID: Swift.String? = nil,
@@ -1117,8 +625,6 @@ public struct InputImageContentParamAutoParam: Codable, Hashable, Sendable, Spec
     }
 }
 
-/// The `FileDetailEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/FileDetailEnum`.
@@ -1143,17 +649,16 @@ public struct FileDetailEnum: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/InputFileContentParam`.
 public struct InputFileContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
-    /// The `filename` member.
     public var filename: Swift.String?
-    /// The `file_data` member.
+    /// The JSON member `file_data`.
     public var fileData: Swift.String?
-    /// The `file_url` member.
+    /// The JSON member `file_url`.
     public var fileURL: Swift.String?
     /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
     public var detail: FileDetailEnum?
-    /// The `prompt_cache_breakpoint` member.
+    /// The JSON member `prompt_cache_breakpoint`.
     public var promptCacheBreakpoint: PromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1161,12 +666,11 @@ public struct InputFileContentParam: Codable, Hashable, Sendable, SpecDeviationR
     /// Creates a new `InputFileContentParam`.
     ///
     /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The `filename` member.
-    ///   - fileData: The `file_data` member.
-    ///   - fileURL: The `file_url` member.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - fileData: The JSON member `file_data`.
+    ///   - fileURL: The JSON member `file_url`.
+    ///   - detail: The detail level of the file to be sent to the model.
+    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
     public init(
         fileID: Swift.String? = nil,
         filename: Swift.String? = nil,
@@ -1229,19 +733,14 @@ public struct InputFileContentParam: Codable, Hashable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam`.
 public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Text, image, or file output of the function tool call.
     public var output: FunctionCallOutputItemParam.Output
-    /// The `name` member.
     public var name: Swift.String?
-    /// The `namespace` member.
     public var namespace: Swift.String?
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
-    /// The `status` member.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1250,12 +749,7 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - output: Text, image, or file output of the function tool call.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - name: The `name` member.
-    ///   - namespace: The `namespace` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
+    ///   - callID: The JSON member `call_id`.
     public init(
         output: FunctionCallOutputItemParam.Output,
         id: Swift.String? = nil,
@@ -1366,11 +860,11 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable, SpecDevi
         ///
         /// - Remark: Generated from `#/components/schemas/FunctionCallOutputItemParam/properties/output/oneOf/1/items`.
         public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// A text input to the model. (type: `input_text`)
+            /// A text input to the model. Selected when `type` is `input_text`.
             case inputText(InputTextContentParam)
-            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
+            /// An image input to the model. Selected when `type` is `input_image`.
             case inputImage(InputImageContentParamAutoParam)
-            /// A file input to the model. (type: `input_file`)
+            /// A file input to the model. Selected when `type` is `input_file`.
             case inputFile(InputFileContentParam)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -1406,19 +900,15 @@ public struct FunctionCallOutputItemParam: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `ToolSearchCallItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ToolSearchCallItemParam`.
 public struct ToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: ToolSearchExecutionType?
     /// The arguments supplied to the tool search call.
     public var arguments: EmptyModelParam
-    /// The `status` member.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1427,10 +917,8 @@ public struct ToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - arguments: The arguments supplied to the tool search call.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - status: The `status` member.
     public init(
         arguments: EmptyModelParam,
         id: Swift.String? = nil,
@@ -1484,19 +972,15 @@ public struct ToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// The `ToolSearchOutputItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ToolSearchOutputItemParam`.
 public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: ToolSearchExecutionType?
     /// The loaded tool definitions returned by the tool search output.
     public var tools: [Tool]
-    /// The `status` member.
     public var status: FunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1505,10 +989,8 @@ public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDeviat
     ///
     /// - Parameters:
     ///   - tools: The loaded tool definitions returned by the tool search output.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - status: The `status` member.
     public init(
         tools: [Tool],
         id: Swift.String? = nil,
@@ -1562,11 +1044,8 @@ public struct ToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `AdditionalToolsItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AdditionalToolsItemParam`.
 public struct AdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// A list of additional tools made available at this item.
     public var tools: [Tool]
@@ -1577,7 +1056,6 @@ public struct AdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - tools: A list of additional tools made available at this item.
-    ///   - id: The `id` member.
     public init(
         tools: [Tool],
         id: Swift.String? = nil
@@ -1619,11 +1097,10 @@ public struct AdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
+/// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/CompactionSummaryItemParam`.
 public struct CompactionSummaryItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// The encrypted content of the compaction summary.
     public var encryptedContent: Swift.String
@@ -1634,7 +1111,6 @@ public struct CompactionSummaryItemParam: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - encryptedContent: The encrypted content of the compaction summary.
-    ///   - id: The `id` member.
     public init(
         encryptedContent: Swift.String,
         id: Swift.String? = nil
@@ -1679,9 +1155,9 @@ public struct CompactionSummaryItemParam: Codable, Hashable, Sendable, SpecDevia
 public struct FunctionShellActionParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Ordered shell commands for the execution environment to run.
     public var commands: [Swift.String]
-    /// The `timeout_ms` member.
+    /// The JSON member `timeout_ms`.
     public var timeoutMs: Swift.Int?
-    /// The `max_output_length` member.
+    /// The JSON member `max_output_length`.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1690,8 +1166,8 @@ public struct FunctionShellActionParam: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - commands: Ordered shell commands for the execution environment to run.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - timeoutMs: The JSON member `timeout_ms`.
+    ///   - maxOutputLength: The JSON member `max_output_length`.
     public init(
         commands: [Swift.String],
         timeoutMs: Swift.Int? = nil,
@@ -1758,17 +1234,13 @@ public struct FunctionShellCallItemStatus: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam`.
 public struct FunctionShellCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The shell commands and limits that describe how to run the tool call.
     public var action: FunctionShellActionParam
-    /// The `status` member.
     public var status: FunctionShellCallItemStatus?
-    /// The `environment` member.
     public var environment: FunctionShellCallItemParam.Environment?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1778,10 +1250,6 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable, SpecDevia
     /// - Parameters:
     ///   - callID: The unique ID of the shell tool call generated by the model.
     ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
-    ///   - environment: The `environment` member.
     public init(
         callID: Swift.String,
         action: FunctionShellActionParam,
@@ -1845,9 +1313,9 @@ public struct FunctionShellCallItemParam: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Remark: Generated from `#/components/schemas/FunctionShellCallItemParam/properties/environment/anyOf/0`.
     public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `local`
+        /// Selected when `type` is `local`.
         case local(LocalEnvironmentParam)
-        /// type: `container_reference`
+        /// Selected when `type` is `container_reference`.
         case containerReference(ContainerReferenceParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1964,9 +1432,9 @@ public struct FunctionShellCallOutputExitOutcomeParam: Codable, Hashable, Sendab
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputOutcomeParam`.
 public enum FunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+    /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
     case timeout(FunctionShellCallOutputTimeoutOutcomeParam)
-    /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+    /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
     case exit(FunctionShellCallOutputExitOutcomeParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2060,17 +1528,14 @@ public struct FunctionShellCallOutputContentParam: Codable, Hashable, Sendable, 
 ///
 /// - Remark: Generated from `#/components/schemas/FunctionShellCallOutputItemParam`.
 public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// Captured chunks of stdout and stderr output, along with their associated outcomes.
     public var output: [FunctionShellCallOutputContentParam]
-    /// The `status` member.
     public var status: FunctionShellCallItemStatus?
-    /// The `max_output_length` member.
+    /// The JSON member `max_output_length`.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2080,10 +1545,7 @@ public struct FunctionShellCallOutputItemParam: Codable, Hashable, Sendable, Spe
     /// - Parameters:
     ///   - callID: The unique ID of the shell tool call generated by the model.
     ///   - output: Captured chunks of stdout and stderr output, along with their associated outcomes.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
-    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - maxOutputLength: The JSON member `max_output_length`.
     public init(
         callID: Swift.String,
         output: [FunctionShellCallOutputContentParam],
@@ -2319,11 +1781,11 @@ public struct ApplyPatchUpdateFileOperationParam: Codable, Hashable, Sendable, S
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchOperationParam`.
 public enum ApplyPatchOperationParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
+    /// Instruction for creating a new file via the apply_patch tool. Selected when `type` is `create_file`.
     case createFile(ApplyPatchCreateFileOperationParam)
-    /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
+    /// Instruction for deleting an existing file via the apply_patch tool. Selected when `type` is `delete_file`.
     case deleteFile(ApplyPatchDeleteFileOperationParam)
-    /// Instruction for updating an existing file via the apply_patch tool. (type: `update_file`)
+    /// Instruction for updating an existing file via the apply_patch tool. Selected when `type` is `update_file`.
     case updateFile(ApplyPatchUpdateFileOperationParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2361,11 +1823,9 @@ public enum ApplyPatchOperationParam: Codable, Hashable, Sendable, UnknownCaseRe
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallItemParam`.
 public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The status of the apply patch tool call. One of `in_progress` or `completed`.
     public var status: ApplyPatchCallStatusParam
@@ -2378,10 +1838,8 @@ public struct ApplyPatchToolCallItemParam: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - status: The status of the apply patch tool call.
     ///   - operation: The specific create, delete, or update instruction for the apply_patch tool call.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
     public init(
         callID: Swift.String,
         status: ApplyPatchCallStatusParam,
@@ -2458,15 +1916,12 @@ public struct ApplyPatchCallOutputStatusParam: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/ApplyPatchToolCallOutputItemParam`.
 public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: ToolCallCallerParam?
     /// The status of the apply patch tool call output. One of `completed` or `failed`.
     public var status: ApplyPatchCallOutputStatusParam
-    /// The `output` member.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2475,10 +1930,7 @@ public struct ApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable, Sp
     ///
     /// - Parameters:
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
-    ///   - output: The `output` member.
+    ///   - status: The status of the apply patch tool call output.
     public init(
         callID: Swift.String,
         status: ApplyPatchCallOutputStatusParam,
@@ -2611,8 +2063,6 @@ public struct ItemReferenceParam: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `ProgramItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProgramItemParam`.
 public struct ProgramItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of this program item.
@@ -2681,8 +2131,6 @@ public struct ProgramItemParam: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `ProgramOutputItemStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ProgramOutputItemStatus`.
@@ -2700,8 +2148,6 @@ public struct ProgramOutputItemStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
-/// The `ProgramOutputItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ProgramOutputItemParam`.
 public struct ProgramOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The unique ID of this program output item.
@@ -2770,8 +2216,6 @@ public struct ProgramOutputItemParam: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `SpecificProgrammaticToolCallingParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SpecificProgrammaticToolCallingParam`.
 public struct SpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2875,8 +2319,6 @@ public struct SpecificFunctionShellParam: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `ReasoningModeEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ReasoningModeEnum`.
@@ -2935,8 +2377,6 @@ public struct ConversationParam2: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `OrderEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/OrderEnum`.
@@ -3114,8 +2554,6 @@ public struct BetaSpecificApplyPatchParam: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `BetaSpecificProgrammaticToolCallingParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaSpecificProgrammaticToolCallingParam`.
 public struct BetaSpecificProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -3199,7 +2637,6 @@ public struct BetaToolChoiceCustom: Codable, Hashable, Sendable, SpecDeviationRe
 public struct BetaToolChoiceMCP: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The label of the MCP server to use.
     public var serverLabel: Swift.String
-    /// The `name` member.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3208,7 +2645,6 @@ public struct BetaToolChoiceMCP: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Parameters:
     ///   - serverLabel: The label of the MCP server to use.
-    ///   - name: The `name` member.
     public init(
         serverLabel: Swift.String,
         name: Swift.String? = nil
@@ -3292,12 +2728,12 @@ public struct BetaToolChoiceFunction: Codable, Hashable, Sendable, SpecDeviation
 }
 
 /// Indicates that the model should use a built-in tool to generate a response.
-/// [Learn more about built-in tools](/docs/guides/tools).
+/// [Learn more about built-in tools](https://platform.openai.com/docs/guides/tools).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolChoiceTypes`.
 public struct BetaToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
     ///
     /// Allowed values are:
     /// - `file_search`
@@ -3314,7 +2750,7 @@ public struct BetaToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `BetaToolChoiceTypes`.
     ///
     /// - Parameters:
-    ///   - type: The type of hosted tool the model should to use. Learn more about
+    ///   - type: The type of hosted tool the model should to use.
     public init(type: BetaToolChoiceTypes.TypeValue) {
         self.type = type
     }
@@ -3343,7 +2779,7 @@ public struct BetaToolChoiceTypes: Codable, Hashable, Sendable, SpecDeviationRep
     }
 
     /// The type of hosted tool the model should to use. Learn more about
-    /// [built-in tools](/docs/guides/tools).
+    /// [built-in tools](https://platform.openai.com/docs/guides/tools).
     ///
     /// Allowed values are:
     /// - `file_search`
@@ -3607,13 +3043,10 @@ public struct BetaReasoning: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// When returned on a response, this is the effective execution mode.
     public var mode: BetaReasoningModeEnum?
-    /// The `effort` member.
     public var effort: BetaReasoningEffort?
-    /// The `summary` member.
     public var summary: BetaReasoning.Summary?
-    /// The `context` member.
     public var context: BetaReasoning.Context?
-    /// The `generate_summary` member.
+    /// The JSON member `generate_summary`.
     public var generateSummary: BetaReasoning.GenerateSummary?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3622,10 +3055,7 @@ public struct BetaReasoning: Codable, Hashable, Sendable, SpecDeviationReporting
     ///
     /// - Parameters:
     ///   - mode: Controls the reasoning execution mode for the request.
-    ///   - effort: The `effort` member.
-    ///   - summary: The `summary` member.
-    ///   - context: The `context` member.
-    ///   - generateSummary: The `generate_summary` member.
+    ///   - generateSummary: The JSON member `generate_summary`.
     public init(
         mode: BetaReasoningModeEnum? = nil,
         effort: BetaReasoningEffort? = nil,
@@ -3797,8 +3227,6 @@ public struct BetaReasoningEffort: OpenEnum {
     public static var max: Self { Self(rawValue: "max") }
 }
 
-/// The `BetaReasoningModeEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningModeEnum`.
@@ -3818,8 +3246,8 @@ public struct BetaReasoningModeEnum: OpenEnum {
 
 /// Configuration options for a text response from the model. Can be plain
 /// text or structured JSON data. Learn more:
-/// - [Text inputs and outputs](/docs/guides/text)
-/// - [Structured Outputs](/docs/guides/structured-outputs)
+/// - [Text inputs and outputs](https://platform.openai.com/docs/guides/text)
+/// - [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs)
 ///
 /// - Remark: Generated from `#/components/schemas/BetaResponseTextParam`.
 public struct BetaResponseTextParam: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3827,7 +3255,7 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
     /// which ensures the model will match your supplied JSON schema. Learn more in the
-    /// [Structured Outputs guide](/docs/guides/structured-outputs).
+    /// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
     ///
     /// The default format is `{ "type": "text" }` with no additional options.
     ///
@@ -3837,7 +3265,6 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable, SpecDeviationR
     /// ensures the message the model generates is valid JSON. Using `json_schema`
     /// is preferred for models that support it.
     public var format: BetaTextResponseFormatConfiguration?
-    /// The `verbosity` member.
     public var verbosity: BetaVerbosity?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3846,7 +3273,6 @@ public struct BetaResponseTextParam: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - format: An object specifying the format that the model must output.
-    ///   - verbosity: The `verbosity` member.
     public init(
         format: BetaTextResponseFormatConfiguration? = nil,
         verbosity: BetaVerbosity? = nil
@@ -3911,7 +3337,7 @@ public struct BetaVerbosity: OpenEnum {
 ///
 /// Configuring `{ "type": "json_schema" }` enables Structured Outputs,
 /// which ensures the model will match your supplied JSON schema. Learn more in the
-/// [Structured Outputs guide](/docs/guides/structured-outputs).
+/// [Structured Outputs guide](https://platform.openai.com/docs/guides/structured-outputs).
 ///
 /// The default format is `{ "type": "text" }` with no additional options.
 ///
@@ -3925,11 +3351,11 @@ public struct BetaVerbosity: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatConfiguration`.
 public enum BetaTextResponseFormatConfiguration: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Default response format. Used to generate text responses. (type: `text`)
+    /// Default response format. Selected when `type` is `text`.
     case text(BetaResponseFormatText)
-    /// JSON Schema response format. Used to generate structured JSON responses. (type: `json_schema`)
+    /// JSON Schema response format. Selected when `type` is `json_schema`.
     case jsonSchema(BetaTextResponseFormatJSONSchema)
-    /// JSON object response format. An older method of generating JSON responses. (type: `json_object`)
+    /// JSON object response format. Selected when `type` is `json_object`.
     case jsonObject(BetaResponseFormatJSONObject)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3999,4 +3425,546 @@ public struct BetaResponseFormatJSONObject: Codable, Hashable, Sendable, SpecDev
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("json_object", forKey: .type)
     }
+}
+
+/// JSON Schema response format. Used to generate structured JSON responses.
+/// Learn more about [Structured Outputs](https://platform.openai.com/docs/guides/structured-outputs).
+///
+/// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatJsonSchema`.
+public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// A description of what the response format is for, used by the model to
+    /// determine how to respond in the format.
+    public var description: Swift.String?
+    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
+    /// underscores and dashes, with a maximum length of 64.
+    public var name: Swift.String
+    /// The schema for the response format, described as a JSON Schema object.
+    /// Learn how to build JSON schemas [here](https://json-schema.org/).
+    public var schema: BetaResponseFormatJSONSchemaSchema
+    public var strict: Swift.Bool?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaTextResponseFormatJSONSchema`.
+    ///
+    /// - Parameters:
+    ///   - name: The name of the response format.
+    ///   - schema: The schema for the response format, described as a JSON Schema object.
+    ///   - description: A description of what the response format is for, used by the model to determine how to respond in the format.
+    public init(
+        name: Swift.String,
+        schema: BetaResponseFormatJSONSchemaSchema,
+        description: Swift.String? = nil,
+        strict: Swift.Bool? = nil
+    ) {
+        self.description = description
+        self.name = name
+        self.schema = schema
+        self.strict = strict
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case description
+        case name
+        case schema
+        case strict
+        case type
+    }
+
+    /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("json_schema", .type, required: true)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.schema = try reader.required(BetaResponseFormatJSONSchemaSchema.self, .schema)
+        self.strict = try reader.optional(Swift.Bool.self, .strict)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("json_schema", forKey: .type)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.schema, forKey: .schema)
+        try container.encodeIfPresent(self.strict, forKey: .strict)
+    }
+}
+
+/// The schema for the response format, described as a JSON Schema object.
+/// Learn how to build JSON schemas [here](https://json-schema.org/).
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonSchemaSchema`.
+public typealias BetaResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
+
+/// Default response format. Used to generate text responses.
+///
+/// - Remark: Generated from `#/components/schemas/BetaResponseFormatText`.
+public struct BetaResponseFormatText: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaResponseFormatText`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("text", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("text", forKey: .type)
+    }
+}
+
+/// A tool that can be used to generate a response.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaTool`.
+public enum BetaTool: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// Defines a function in your own code the model can choose to call. Selected when `type` is `function`.
+    case function(BetaFunctionTool)
+    /// A tool that searches for relevant content from uploaded files. Selected when `type` is `file_search`.
+    case fileSearch(BetaFileSearchTool)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer`.
+    case computer(BetaComputerTool)
+    /// A tool that controls a virtual computer. Selected when `type` is `computer_use_preview`.
+    case computerUsePreview(BetaComputerUsePreviewTool)
+    /// Search the Internet for sources related to the prompt. Selected when `type` is `web_search` or `web_search_2025_08_26`.
+    case webSearchTool(BetaWebSearchTool)
+    /// Give the model access to additional tools via remote Model Context Protocol (MCP) servers. Selected when `type` is `mcp`.
+    case mcp(BetaMCPTool)
+    /// A tool that runs Python code to help generate a response to a prompt. Selected when `type` is `code_interpreter`.
+    case codeInterpreter(BetaCodeInterpreterTool)
+    /// Selected when `type` is `programmatic_tool_calling`.
+    case programmaticToolCalling(BetaProgrammaticToolCallingParam)
+    /// A tool that generates images using the GPT image models. Selected when `type` is `image_generation`.
+    case imageGeneration(BetaImageGenTool)
+    /// A tool that allows the model to execute shell commands in a local environment. Selected when `type` is `local_shell`.
+    case localShell(BetaLocalShellToolParam)
+    /// A tool that allows the model to execute shell commands. Selected when `type` is `shell`.
+    case shell(BetaFunctionShellToolParam)
+    /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
+    case custom(BetaCustomToolParam)
+    /// Groups function/custom tools under a shared namespace. Selected when `type` is `namespace`.
+    case namespace(BetaNamespaceToolParam)
+    /// Hosted or BYOT tool search configuration for deferred tools. Selected when `type` is `tool_search`.
+    case toolSearch(BetaToolSearchToolParam)
+    /// This tool searches the web for relevant results to use in a response. Selected when `type` is `web_search_preview` or `web_search_preview_2025_03_11`.
+    case webSearchPreviewTool(BetaWebSearchPreviewTool)
+    /// Allows the assistant to create, delete, or update files using unified diffs. Selected when `type` is `apply_patch`.
+    case applyPatch(BetaApplyPatchToolParam)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "function":
+            self = .function(try BetaFunctionTool(from: decoder))
+        case "file_search":
+            self = .fileSearch(try BetaFileSearchTool(from: decoder))
+        case "computer":
+            self = .computer(try BetaComputerTool(from: decoder))
+        case "computer_use_preview":
+            self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
+        case "web_search", "web_search_2025_08_26":
+            self = .webSearchTool(try BetaWebSearchTool(from: decoder))
+        case "mcp":
+            self = .mcp(try BetaMCPTool(from: decoder))
+        case "code_interpreter":
+            self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
+        case "programmatic_tool_calling":
+            self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
+        case "image_generation":
+            self = .imageGeneration(try BetaImageGenTool(from: decoder))
+        case "local_shell":
+            self = .localShell(try BetaLocalShellToolParam(from: decoder))
+        case "shell":
+            self = .shell(try BetaFunctionShellToolParam(from: decoder))
+        case "custom":
+            self = .custom(try BetaCustomToolParam(from: decoder))
+        case "namespace":
+            self = .namespace(try BetaNamespaceToolParam(from: decoder))
+        case "tool_search":
+            self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
+        case "web_search_preview", "web_search_preview_2025_03_11":
+            self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
+        case "apply_patch":
+            self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .function(let value): try value.encode(to: encoder)
+        case .fileSearch(let value): try value.encode(to: encoder)
+        case .computer(let value): try value.encode(to: encoder)
+        case .computerUsePreview(let value): try value.encode(to: encoder)
+        case .webSearchTool(let value): try value.encode(to: encoder)
+        case .mcp(let value): try value.encode(to: encoder)
+        case .codeInterpreter(let value): try value.encode(to: encoder)
+        case .programmaticToolCalling(let value): try value.encode(to: encoder)
+        case .imageGeneration(let value): try value.encode(to: encoder)
+        case .localShell(let value): try value.encode(to: encoder)
+        case .shell(let value): try value.encode(to: encoder)
+        case .custom(let value): try value.encode(to: encoder)
+        case .namespace(let value): try value.encode(to: encoder)
+        case .toolSearch(let value): try value.encode(to: encoder)
+        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
+        case .applyPatch(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// Allows the assistant to create, delete, or update files using unified diffs.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolParam`.
+public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The JSON member `allowed_callers`.
+    public var allowedCallers: [BetaCallableToolAllowedCaller]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchToolParam`.
+    ///
+    /// - Parameters:
+    ///   - allowedCallers: The JSON member `allowed_callers`.
+    public init(allowedCallers: [BetaCallableToolAllowedCaller]? = nil) {
+        self.allowedCallers = allowedCallers
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case allowedCallers = "allowed_callers"
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch", .type, required: true)
+        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch", forKey: .type)
+        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCallableToolAllowedCaller`.
+public struct BetaCallableToolAllowedCaller: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `direct`
+    public static var direct: Self { Self(rawValue: "direct") }
+
+    /// `programmatic`
+    public static var programmatic: Self { Self(rawValue: "programmatic") }
+}
+
+/// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
+///
+/// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool`.
+public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    public var type: BetaWebSearchPreviewTool.TypeValue
+    /// The JSON member `user_location`.
+    public var userLocation: BetaApproximateLocation?
+    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    public var searchContextSize: BetaSearchContextSize?
+    /// The JSON member `search_content_types`.
+    public var searchContentTypes: [BetaSearchContentType]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaWebSearchPreviewTool`.
+    ///
+    /// - Parameters:
+    ///   - type: The type of the web search tool.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
+    ///   - searchContentTypes: The JSON member `search_content_types`.
+    public init(
+        type: BetaWebSearchPreviewTool.TypeValue,
+        userLocation: BetaApproximateLocation? = nil,
+        searchContextSize: BetaSearchContextSize? = nil,
+        searchContentTypes: [BetaSearchContentType]? = nil
+    ) {
+        self.type = type
+        self.userLocation = userLocation
+        self.searchContextSize = searchContextSize
+        self.searchContentTypes = searchContentTypes
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+        case userLocation = "user_location"
+        case searchContextSize = "search_context_size"
+        case searchContentTypes = "search_content_types"
+    }
+
+    /// Decodes `BetaWebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.type = try reader.required(BetaWebSearchPreviewTool.TypeValue.self, .type)
+        self.userLocation = try reader.optional(BetaApproximateLocation.self, .userLocation)
+        self.searchContextSize = try reader.optional(BetaSearchContextSize.self, .searchContextSize)
+        self.searchContentTypes = try reader.optional([BetaSearchContentType].self, .searchContentTypes)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.type, forKey: .type)
+        try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
+        try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
+        try container.encodeIfPresent(self.searchContentTypes, forKey: .searchContentTypes)
+    }
+
+    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
+    ///
+    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool/properties/type`.
+    public struct TypeValue: OpenEnum {
+        /// The wire value.
+        public var rawValue: Swift.String
+
+        /// Creates a value from its wire value, known or not.
+        public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+        /// `web_search_preview`
+        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
+
+        /// `web_search_preview_2025_03_11`
+        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSearchContentType`.
+public struct BetaSearchContentType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `text`
+    public static var text: Self { Self(rawValue: "text") }
+
+    /// `image`
+    public static var image: Self { Self(rawValue: "image") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaSearchContextSize`.
+public struct BetaSearchContextSize: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `medium`
+    public static var medium: Self { Self(rawValue: "medium") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaApproximateLocation`.
+public struct BetaApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public var country: Swift.String?
+    public var region: Swift.String?
+    public var city: Swift.String?
+    public var timezone: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApproximateLocation`.
+    public init(
+        country: Swift.String? = nil,
+        region: Swift.String? = nil,
+        city: Swift.String? = nil,
+        timezone: Swift.String? = nil
+    ) {
+        self.country = country
+        self.region = region
+        self.city = city
+        self.timezone = timezone
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case country
+        case region
+        case city
+        case timezone
+        case type
+    }
+
+    /// Decodes `BetaApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("approximate", .type, required: true)
+        self.country = try reader.optional(Swift.String.self, .country)
+        self.region = try reader.optional(Swift.String.self, .region)
+        self.city = try reader.optional(Swift.String.self, .city)
+        self.timezone = try reader.optional(Swift.String.self, .timezone)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("approximate", forKey: .type)
+        try container.encodeIfPresent(self.country, forKey: .country)
+        try container.encodeIfPresent(self.region, forKey: .region)
+        try container.encodeIfPresent(self.city, forKey: .city)
+        try container.encodeIfPresent(self.timezone, forKey: .timezone)
+    }
+}
+
+/// Hosted or BYOT tool search configuration for deferred tools.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchToolParam`.
+public struct BetaToolSearchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Whether tool search is executed by the server or by the client.
+    public var execution: BetaToolSearchExecutionType?
+    public var description: Swift.String?
+    public var parameters: BetaEmptyModelParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaToolSearchToolParam`.
+    ///
+    /// - Parameters:
+    ///   - execution: Whether tool search is executed by the server or by the client.
+    public init(
+        execution: BetaToolSearchExecutionType? = nil,
+        description: Swift.String? = nil,
+        parameters: BetaEmptyModelParam? = nil
+    ) {
+        self.execution = execution
+        self.description = description
+        self.parameters = parameters
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case execution
+        case description
+        case parameters
+        case type
+    }
+
+    /// Decodes `BetaToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("tool_search", .type, required: true)
+        self.execution = try reader.optional(BetaToolSearchExecutionType.self, .execution)
+        self.description = try reader.optional(Swift.String.self, .description)
+        self.parameters = try reader.optional(BetaEmptyModelParam.self, .parameters)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("tool_search", forKey: .type)
+        try container.encodeIfPresent(self.execution, forKey: .execution)
+        try container.encodeIfPresent(self.description, forKey: .description)
+        try container.encodeIfPresent(self.parameters, forKey: .parameters)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaEmptyModelParam`.
+public typealias BetaEmptyModelParam = [Swift.String: JSONValue]
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolSearchExecutionType`.
+public struct BetaToolSearchExecutionType: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `server`
+    public static var server: Self { Self(rawValue: "server") }
+
+    /// `client`
+    public static var client: Self { Self(rawValue: "client") }
 }

@@ -3,576 +3,6 @@
 
 import Foundation
 
-/// JSON Schema response format. Used to generate structured JSON responses.
-/// Learn more about [Structured Outputs](/docs/guides/structured-outputs).
-///
-/// - Remark: Generated from `#/components/schemas/BetaTextResponseFormatJsonSchema`.
-public struct BetaTextResponseFormatJSONSchema: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// A description of what the response format is for, used by the model to
-    /// determine how to respond in the format.
-    public var description: Swift.String?
-    /// The name of the response format. Must be a-z, A-Z, 0-9, or contain
-    /// underscores and dashes, with a maximum length of 64.
-    public var name: Swift.String
-    /// The schema for the response format, described as a JSON Schema object.
-    /// Learn how to build JSON schemas [here](https://json-schema.org/).
-    public var schema: BetaResponseFormatJSONSchemaSchema
-    /// The `strict` member.
-    public var strict: Swift.Bool?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaTextResponseFormatJSONSchema`.
-    ///
-    /// - Parameters:
-    ///   - name: The name of the response format. Must be a-z, A-Z, 0-9, or contain
-    ///   - schema: The schema for the response format, described as a JSON Schema object.
-    ///   - description: A description of what the response format is for, used by the model to
-    ///   - strict: The `strict` member.
-    public init(
-        name: Swift.String,
-        schema: BetaResponseFormatJSONSchemaSchema,
-        description: Swift.String? = nil,
-        strict: Swift.Bool? = nil
-    ) {
-        self.description = description
-        self.name = name
-        self.schema = schema
-        self.strict = strict
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case description
-        case name
-        case schema
-        case strict
-        case type
-    }
-
-    /// Decodes `BetaTextResponseFormatJSONSchema` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("json_schema", .type, required: true)
-        self.description = try reader.optional(Swift.String.self, .description)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.schema = try reader.required(BetaResponseFormatJSONSchemaSchema.self, .schema)
-        self.strict = try reader.optional(Swift.Bool.self, .strict)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("json_schema", forKey: .type)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.schema, forKey: .schema)
-        try container.encodeIfPresent(self.strict, forKey: .strict)
-    }
-}
-
-/// The schema for the response format, described as a JSON Schema object.
-/// Learn how to build JSON schemas [here](https://json-schema.org/).
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFormatJsonSchemaSchema`.
-public typealias BetaResponseFormatJSONSchemaSchema = [Swift.String: JSONValue]
-
-/// Default response format. Used to generate text responses.
-///
-/// - Remark: Generated from `#/components/schemas/BetaResponseFormatText`.
-public struct BetaResponseFormatText: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaResponseFormatText`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaResponseFormatText` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("text", .type, required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("text", forKey: .type)
-    }
-}
-
-/// A tool that can be used to generate a response.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaTool`.
-public enum BetaTool: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Defines a function in your own code the model can choose to call. Learn more about [function calling](https://platform.openai.com/docs/guides/function-calling). (type: `function`)
-    case function(BetaFunctionTool)
-    /// A tool that searches for relevant content from uploaded files. Learn more about the [file search tool](https://platform.openai.com/docs/guides/tools-file-search). (type: `file_search`)
-    case fileSearch(BetaFileSearchTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer`)
-    case computer(BetaComputerTool)
-    /// A tool that controls a virtual computer. Learn more about the [computer tool](https://platform.openai.com/docs/guides/tools-computer-use). (type: `computer_use_preview`)
-    case computerUsePreview(BetaComputerUsePreviewTool)
-    /// Search the Internet for sources related to the prompt. Learn more about the (type: `web_search`, `web_search_2025_08_26`)
-    case webSearchTool(BetaWebSearchTool)
-    /// Give the model access to additional tools via remote Model Context Protocol (type: `mcp`)
-    case mcp(BetaMCPTool)
-    /// A tool that runs Python code to help generate a response to a prompt. (type: `code_interpreter`)
-    case codeInterpreter(BetaCodeInterpreterTool)
-    /// type: `programmatic_tool_calling`
-    case programmaticToolCalling(BetaProgrammaticToolCallingParam)
-    /// A tool that generates images using the GPT image models. (type: `image_generation`)
-    case imageGeneration(BetaImageGenTool)
-    /// A tool that allows the model to execute shell commands in a local environment. (type: `local_shell`)
-    case localShell(BetaLocalShellToolParam)
-    /// A tool that allows the model to execute shell commands. (type: `shell`)
-    case shell(BetaFunctionShellToolParam)
-    /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
-    case custom(BetaCustomToolParam)
-    /// Groups function/custom tools under a shared namespace. (type: `namespace`)
-    case namespace(BetaNamespaceToolParam)
-    /// Hosted or BYOT tool search configuration for deferred tools. (type: `tool_search`)
-    case toolSearch(BetaToolSearchToolParam)
-    /// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search). (type: `web_search_preview`, `web_search_preview_2025_03_11`)
-    case webSearchPreviewTool(BetaWebSearchPreviewTool)
-    /// Allows the assistant to create, delete, or update files using unified diffs. (type: `apply_patch`)
-    case applyPatch(BetaApplyPatchToolParam)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "function":
-            self = .function(try BetaFunctionTool(from: decoder))
-        case "file_search":
-            self = .fileSearch(try BetaFileSearchTool(from: decoder))
-        case "computer":
-            self = .computer(try BetaComputerTool(from: decoder))
-        case "computer_use_preview":
-            self = .computerUsePreview(try BetaComputerUsePreviewTool(from: decoder))
-        case "web_search", "web_search_2025_08_26":
-            self = .webSearchTool(try BetaWebSearchTool(from: decoder))
-        case "mcp":
-            self = .mcp(try BetaMCPTool(from: decoder))
-        case "code_interpreter":
-            self = .codeInterpreter(try BetaCodeInterpreterTool(from: decoder))
-        case "programmatic_tool_calling":
-            self = .programmaticToolCalling(try BetaProgrammaticToolCallingParam(from: decoder))
-        case "image_generation":
-            self = .imageGeneration(try BetaImageGenTool(from: decoder))
-        case "local_shell":
-            self = .localShell(try BetaLocalShellToolParam(from: decoder))
-        case "shell":
-            self = .shell(try BetaFunctionShellToolParam(from: decoder))
-        case "custom":
-            self = .custom(try BetaCustomToolParam(from: decoder))
-        case "namespace":
-            self = .namespace(try BetaNamespaceToolParam(from: decoder))
-        case "tool_search":
-            self = .toolSearch(try BetaToolSearchToolParam(from: decoder))
-        case "web_search_preview", "web_search_preview_2025_03_11":
-            self = .webSearchPreviewTool(try BetaWebSearchPreviewTool(from: decoder))
-        case "apply_patch":
-            self = .applyPatch(try BetaApplyPatchToolParam(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .function(let value): try value.encode(to: encoder)
-        case .fileSearch(let value): try value.encode(to: encoder)
-        case .computer(let value): try value.encode(to: encoder)
-        case .computerUsePreview(let value): try value.encode(to: encoder)
-        case .webSearchTool(let value): try value.encode(to: encoder)
-        case .mcp(let value): try value.encode(to: encoder)
-        case .codeInterpreter(let value): try value.encode(to: encoder)
-        case .programmaticToolCalling(let value): try value.encode(to: encoder)
-        case .imageGeneration(let value): try value.encode(to: encoder)
-        case .localShell(let value): try value.encode(to: encoder)
-        case .shell(let value): try value.encode(to: encoder)
-        case .custom(let value): try value.encode(to: encoder)
-        case .namespace(let value): try value.encode(to: encoder)
-        case .toolSearch(let value): try value.encode(to: encoder)
-        case .webSearchPreviewTool(let value): try value.encode(to: encoder)
-        case .applyPatch(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// Allows the assistant to create, delete, or update files using unified diffs.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolParam`.
-public struct BetaApplyPatchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `allowed_callers` member.
-    public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaApplyPatchToolParam`.
-    ///
-    /// - Parameters:
-    ///   - allowedCallers: The `allowed_callers` member.
-    public init(allowedCallers: [BetaCallableToolAllowedCaller]? = nil) {
-        self.allowedCallers = allowedCallers
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case allowedCallers = "allowed_callers"
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("apply_patch", .type, required: true)
-        self.allowedCallers = try reader.optional([BetaCallableToolAllowedCaller].self, .allowedCallers)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch", forKey: .type)
-        try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
-    }
-}
-
-/// The `BetaCallableToolAllowedCaller` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCallableToolAllowedCaller`.
-public struct BetaCallableToolAllowedCaller: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `direct`
-    public static var direct: Self { Self(rawValue: "direct") }
-
-    /// `programmatic`
-    public static var programmatic: Self { Self(rawValue: "programmatic") }
-}
-
-/// This tool searches the web for relevant results to use in a response. Learn more about the [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
-///
-/// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool`.
-public struct BetaWebSearchPreviewTool: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    public var type: BetaWebSearchPreviewTool.TypeValue
-    /// The `user_location` member.
-    public var userLocation: BetaApproximateLocation?
-    /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    public var searchContextSize: BetaSearchContextSize?
-    /// The `search_content_types` member.
-    public var searchContentTypes: [BetaSearchContentType]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaWebSearchPreviewTool`.
-    ///
-    /// - Parameters:
-    ///   - type: The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///   - userLocation: The `user_location` member.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
-    ///   - searchContentTypes: The `search_content_types` member.
-    public init(
-        type: BetaWebSearchPreviewTool.TypeValue,
-        userLocation: BetaApproximateLocation? = nil,
-        searchContextSize: BetaSearchContextSize? = nil,
-        searchContentTypes: [BetaSearchContentType]? = nil
-    ) {
-        self.type = type
-        self.userLocation = userLocation
-        self.searchContextSize = searchContextSize
-        self.searchContentTypes = searchContentTypes
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-        case userLocation = "user_location"
-        case searchContextSize = "search_context_size"
-        case searchContentTypes = "search_content_types"
-    }
-
-    /// Decodes `BetaWebSearchPreviewTool` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.type = try reader.required(BetaWebSearchPreviewTool.TypeValue.self, .type)
-        self.userLocation = try reader.optional(BetaApproximateLocation.self, .userLocation)
-        self.searchContextSize = try reader.optional(BetaSearchContextSize.self, .searchContextSize)
-        self.searchContentTypes = try reader.optional([BetaSearchContentType].self, .searchContentTypes)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.type, forKey: .type)
-        try container.encodeIfPresent(self.userLocation, forKey: .userLocation)
-        try container.encodeIfPresent(self.searchContextSize, forKey: .searchContextSize)
-        try container.encodeIfPresent(self.searchContentTypes, forKey: .searchContentTypes)
-    }
-
-    /// The type of the web search tool. One of `web_search_preview` or `web_search_preview_2025_03_11`.
-    ///
-    /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaWebSearchPreviewTool/properties/type`.
-    public struct TypeValue: OpenEnum {
-        /// The wire value.
-        public var rawValue: Swift.String
-
-        /// Creates a value from its wire value, known or not.
-        public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-        /// `web_search_preview`
-        public static var webSearchPreview: Self { Self(rawValue: "web_search_preview") }
-
-        /// `web_search_preview_2025_03_11`
-        public static var webSearchPreview2025_03_11: Self { Self(rawValue: "web_search_preview_2025_03_11") }
-    }
-}
-
-/// The `BetaSearchContentType` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaSearchContentType`.
-public struct BetaSearchContentType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `text`
-    public static var text: Self { Self(rawValue: "text") }
-
-    /// `image`
-    public static var image: Self { Self(rawValue: "image") }
-}
-
-/// The `BetaSearchContextSize` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaSearchContextSize`.
-public struct BetaSearchContextSize: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `medium`
-    public static var medium: Self { Self(rawValue: "medium") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-}
-
-/// The `BetaApproximateLocation` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApproximateLocation`.
-public struct BetaApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `country` member.
-    public var country: Swift.String?
-    /// The `region` member.
-    public var region: Swift.String?
-    /// The `city` member.
-    public var city: Swift.String?
-    /// The `timezone` member.
-    public var timezone: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The `country` member.
-    ///   - region: The `region` member.
-    ///   - city: The `city` member.
-    ///   - timezone: The `timezone` member.
-    public init(
-        country: Swift.String? = nil,
-        region: Swift.String? = nil,
-        city: Swift.String? = nil,
-        timezone: Swift.String? = nil
-    ) {
-        self.country = country
-        self.region = region
-        self.city = city
-        self.timezone = timezone
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case country
-        case region
-        case city
-        case timezone
-        case type
-    }
-
-    /// Decodes `BetaApproximateLocation` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("approximate", .type, required: true)
-        self.country = try reader.optional(Swift.String.self, .country)
-        self.region = try reader.optional(Swift.String.self, .region)
-        self.city = try reader.optional(Swift.String.self, .city)
-        self.timezone = try reader.optional(Swift.String.self, .timezone)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("approximate", forKey: .type)
-        try container.encodeIfPresent(self.country, forKey: .country)
-        try container.encodeIfPresent(self.region, forKey: .region)
-        try container.encodeIfPresent(self.city, forKey: .city)
-        try container.encodeIfPresent(self.timezone, forKey: .timezone)
-    }
-}
-
-/// Hosted or BYOT tool search configuration for deferred tools.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchToolParam`.
-public struct BetaToolSearchToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Whether tool search is executed by the server or by the client.
-    public var execution: BetaToolSearchExecutionType?
-    /// The `description` member.
-    public var description: Swift.String?
-    /// The `parameters` member.
-    public var parameters: BetaEmptyModelParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaToolSearchToolParam`.
-    ///
-    /// - Parameters:
-    ///   - execution: Whether tool search is executed by the server or by the client.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    public init(
-        execution: BetaToolSearchExecutionType? = nil,
-        description: Swift.String? = nil,
-        parameters: BetaEmptyModelParam? = nil
-    ) {
-        self.execution = execution
-        self.description = description
-        self.parameters = parameters
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case execution
-        case description
-        case parameters
-        case type
-    }
-
-    /// Decodes `BetaToolSearchToolParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("tool_search", .type, required: true)
-        self.execution = try reader.optional(BetaToolSearchExecutionType.self, .execution)
-        self.description = try reader.optional(Swift.String.self, .description)
-        self.parameters = try reader.optional(BetaEmptyModelParam.self, .parameters)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("tool_search", forKey: .type)
-        try container.encodeIfPresent(self.execution, forKey: .execution)
-        try container.encodeIfPresent(self.description, forKey: .description)
-        try container.encodeIfPresent(self.parameters, forKey: .parameters)
-    }
-}
-
-/// The `BetaEmptyModelParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaEmptyModelParam`.
-public typealias BetaEmptyModelParam = [Swift.String: JSONValue]
-
-/// The `BetaToolSearchExecutionType` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolSearchExecutionType`.
-public struct BetaToolSearchExecutionType: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `server`
-    public static var server: Self { Self(rawValue: "server") }
-
-    /// `client`
-    public static var client: Self { Self(rawValue: "client") }
-}
-
 /// Groups function/custom tools under a shared namespace.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam`.
@@ -640,9 +70,9 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Remark: Generated from `#/components/schemas/BetaNamespaceToolParam/properties/tools/items`.
     public enum ToolValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `function`
+        /// Selected when `type` is `function`.
         case function(BetaFunctionToolParam)
-        /// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools) (type: `custom`)
+        /// A custom tool that processes input using a specified format. Selected when `type` is `custom`.
         case custom(BetaCustomToolParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -674,7 +104,7 @@ public struct BetaNamespaceToolParam: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// A custom tool that processes input using a specified format. Learn more about   [custom tools](/docs/guides/function-calling#custom-tools)
+/// A custom tool that processes input using a specified format. Learn more about   [custom tools](https://platform.openai.com/docs/guides/function-calling#custom-tools)
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolParam`.
 public struct BetaCustomToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -686,7 +116,7 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     public var format: BetaCustomToolParam.Format?
     /// Whether this tool should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -696,9 +126,9 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     /// - Parameters:
     ///   - name: The name of the custom tool, used to identify it in tool calls.
     ///   - description: Optional description of the custom tool, used to provide more context.
-    ///   - format: The input format for the custom tool. Default is unconstrained text.
+    ///   - format: The input format for the custom tool.
     ///   - deferLoading: Whether this tool should be deferred and discovered via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -757,9 +187,9 @@ public struct BetaCustomToolParam: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCustomToolParam/properties/format`.
     public enum Format: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Unconstrained free-form text. (type: `text`)
+        /// Unconstrained free-form text. Selected when `type` is `text`.
         case text(BetaCustomTextFormatParam)
-        /// A grammar defined by the user. (type: `grammar`)
+        /// A grammar defined by the user. Selected when `type` is `grammar`.
         case grammar(BetaCustomGrammarFormatParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -805,7 +235,7 @@ public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `BetaCustomGrammarFormatParam`.
     ///
     /// - Parameters:
-    ///   - syntax: The syntax of the grammar definition. One of `lark` or `regex`.
+    ///   - syntax: The syntax of the grammar definition.
     ///   - definition: The grammar definition.
     public init(
         syntax: BetaGrammarSyntax1,
@@ -845,8 +275,6 @@ public struct BetaCustomGrammarFormatParam: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `BetaGrammarSyntax1` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaGrammarSyntax1`.
@@ -899,23 +327,17 @@ public struct BetaCustomTextFormatParam: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `BetaFunctionToolParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolParam`.
 public struct BetaFunctionToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `name` member.
     public var name: Swift.String
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `parameters` member.
     public var parameters: BetaEmptyModelParam?
-    /// The `strict` member.
     public var strict: Swift.Bool?
-    /// The `output_schema` member.
+    /// The JSON member `output_schema`.
     public var outputSchema: [Swift.String: JSONValue]?
     /// Whether this function should be deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -923,13 +345,9 @@ public struct BetaFunctionToolParam: Codable, Hashable, Sendable, SpecDeviationR
     /// Creates a new `BetaFunctionToolParam`.
     ///
     /// - Parameters:
-    ///   - name: The `name` member.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    ///   - strict: The `strict` member.
-    ///   - outputSchema: The `output_schema` member.
+    ///   - outputSchema: The JSON member `output_schema`.
     ///   - deferLoading: Whether this function should be deferred and discovered via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -997,9 +415,8 @@ public struct BetaFunctionToolParam: Codable, Hashable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam`.
 public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `environment` member.
     public var environment: BetaFunctionShellToolParam.Environment?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1007,8 +424,7 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable, SpecDevia
     /// Creates a new `BetaFunctionShellToolParam`.
     ///
     /// - Parameters:
-    ///   - environment: The `environment` member.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         environment: BetaFunctionShellToolParam.Environment? = nil,
         allowedCallers: [BetaCallableToolAllowedCaller]? = nil
@@ -1046,17 +462,15 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable, SpecDevia
         try container.encodeIfPresent(self.allowedCallers, forKey: .allowedCallers)
     }
 
-    /// The `0` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellToolParam/properties/environment/anyOf/0`.
     public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `container_auto`
+        /// Selected when `type` is `container_auto`.
         case containerAuto(BetaContainerAutoParam)
-        /// type: `local`
+        /// Selected when `type` is `local`.
         case local(BetaLocalEnvironmentParam)
-        /// type: `container_reference`
+        /// Selected when `type` is `container_reference`.
         case containerReference(BetaContainerReferenceParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1091,8 +505,6 @@ public struct BetaFunctionShellToolParam: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `BetaContainerReferenceParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaContainerReferenceParam`.
 public struct BetaContainerReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced container.
@@ -1135,8 +547,6 @@ public struct BetaContainerReferenceParam: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `BetaLocalEnvironmentParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaLocalEnvironmentParam`.
 public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of skills.
@@ -1179,8 +589,6 @@ public struct BetaLocalEnvironmentParam: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `BetaLocalSkillParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaLocalSkillParam`.
 public struct BetaLocalSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
@@ -1238,13 +646,11 @@ public struct BetaLocalSkillParam: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `BetaContainerAutoParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam`.
 public struct BetaContainerAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
-    /// The `memory_limit` member.
+    /// The JSON member `memory_limit`.
     public var memoryLimit: BetaContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: BetaContainerAutoParam.NetworkPolicy?
@@ -1257,7 +663,7 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
+    ///   - memoryLimit: The JSON member `memory_limit`.
     ///   - networkPolicy: Network access policy for the container.
     ///   - skills: An optional list of skills referenced by id or inline data.
     public init(
@@ -1313,9 +719,9 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/network_policy`.
     public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `disabled`
+        /// Selected when `type` is `disabled`.
         case disabled(BetaContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
+        /// Selected when `type` is `allowlist`.
         case allowlist(BetaContainerNetworkPolicyAllowlistParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1346,15 +752,13 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable, SpecDeviation
         }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaContainerAutoParam/properties/skills/items`.
     public enum Skill: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `skill_reference`
+        /// Selected when `type` is `skill_reference`.
         case skillReference(BetaSkillReferenceParam)
-        /// type: `inline`
+        /// Selected when `type` is `inline`.
         case inline(BetaInlineSkillParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1386,8 +790,6 @@ public struct BetaContainerAutoParam: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `BetaInlineSkillParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaInlineSkillParam`.
 public struct BetaInlineSkillParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the skill.
@@ -1495,8 +897,6 @@ public struct BetaInlineSkillSourceParam: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `BetaSkillReferenceParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaSkillReferenceParam`.
 public struct BetaSkillReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the referenced skill.
@@ -1510,7 +910,7 @@ public struct BetaSkillReferenceParam: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - skillID: The ID of the referenced skill.
-    ///   - version: Optional skill version. Use a positive integer or 'latest'. Omit for default.
+    ///   - version: Optional skill version.
     public init(
         skillID: Swift.String,
         version: Swift.String? = nil
@@ -1549,8 +949,6 @@ public struct BetaSkillReferenceParam: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// The `BetaContainerNetworkPolicyAllowlistParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyAllowlistParam`.
 public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A list of allowed domains when type is `allowlist`.
@@ -1603,8 +1001,6 @@ public struct BetaContainerNetworkPolicyAllowlistParam: Codable, Hashable, Senda
     }
 }
 
-/// The `BetaContainerNetworkPolicyDomainSecretParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDomainSecretParam`.
 public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Sendable, SpecDeviationReporting, CustomReflectable {
     /// The domain associated with the secret.
@@ -1674,8 +1070,6 @@ public struct BetaContainerNetworkPolicyDomainSecretParam: Codable, Hashable, Se
     }
 }
 
-/// The `BetaContainerNetworkPolicyDisabledParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaContainerNetworkPolicyDisabledParam`.
 public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1709,8 +1103,6 @@ public struct BetaContainerNetworkPolicyDisabledParam: Codable, Hashable, Sendab
     }
 }
 
-/// The `BetaContainerMemoryLimit` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerMemoryLimit`.
@@ -1773,7 +1165,6 @@ public struct BetaLocalShellToolParam: Codable, Hashable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenTool`.
 public struct BetaImageGenTool: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `model` member.
     public var model: BetaImageGenTool.ModelValue?
     /// The quality of the generated image. One of `low`, `medium`, `high`,
     /// or `auto`. Default: `auto`.
@@ -1793,7 +1184,7 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable, SpecDeviationReport
     /// `gpt-image-2-2026-04-21`, this support is in preview. When using
     /// `transparent`, set the output format to `png` or `webp`. Default: `auto`.
     public var background: BetaImageGenTool.Background?
-    /// The `input_fidelity` member.
+    /// The JSON member `input_fidelity`.
     public var inputFidelity: BetaInputFidelity?
     /// Optional mask for inpainting. Contains `image_url`
     /// (string, optional) and `file_id` (string, optional).
@@ -1808,17 +1199,16 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `BetaImageGenTool`.
     ///
     /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - quality: The quality of the generated image. One of `low`, `medium`, `high`,
-    ///   - size: The size of the generated images. For `gpt-image-2` and `gpt-image-2-2026-04-21`, arbitrary resolutions are supported as `WIDTHxHEIGHT` strings, for example `1536x864`. Width and height must both be divisible by 16 and the requested aspect ratio must be between 1:3 and 3:1. Resolutions above `2560x1440` are experimental, and the maximum supported resolution is `3840x2160`. The requested size must also satisfy the model's current pixel and edge limits. The standard sizes `1024x1024`, `1536x1024`, and `1024x1536` are supported by the GPT image models; `auto` is supported for models that allow automatic sizing. For `dall-e-2`, use one of `256x256`, `512x512`, or `1024x1024`. For `dall-e-3`, use one of `1024x1024`, `1792x1024`, or `1024x1792`.
-    ///   - outputFormat: The output format of the generated image. One of `png`, `webp`, or
-    ///   - outputCompression: Compression level for the output image. Default: 100.
-    ///   - moderation: Moderation level for the generated image. Default: `auto`.
-    ///   - background: Set the background of the generated image. One of `transparent`,
-    ///   - inputFidelity: The `input_fidelity` member.
-    ///   - inputImageMask: Optional mask for inpainting. Contains `image_url`
+    ///   - quality: The quality of the generated image.
+    ///   - size: The size of the generated images.
+    ///   - outputFormat: The output format of the generated image.
+    ///   - outputCompression: Compression level for the output image.
+    ///   - moderation: Moderation level for the generated image.
+    ///   - background: Set the background of the generated image.
+    ///   - inputFidelity: The JSON member `input_fidelity`.
+    ///   - inputImageMask: Optional mask for inpainting.
     ///   - partialImages: Number of partial images to generate in streaming mode, from 0 (default value) to 3.
-    ///   - action: Whether to generate a new image or edit an existing image. Default: `auto`.
+    ///   - action: Whether to generate a new image or edit an existing image.
     public init(
         model: BetaImageGenTool.ModelValue? = nil,
         quality: BetaImageGenTool.Quality? = nil,
@@ -1901,8 +1291,6 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable, SpecDeviationReport
         try container.encodeIfPresent(self.action, forKey: .action)
     }
 
-    /// The `model` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaImageGenTool/properties/model`.
@@ -2101,8 +1489,6 @@ public struct BetaImageGenTool: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `BetaImageGenActionEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageGenActionEnum`.
@@ -2142,8 +1528,6 @@ public struct BetaInputFidelity: OpenEnum {
     public static var low: Self { Self(rawValue: "low") }
 }
 
-/// The `BetaProgrammaticToolCallingParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaProgrammaticToolCallingParam`.
 public struct BetaProgrammaticToolCallingParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -2185,7 +1569,7 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviatio
     /// specifies uploaded file IDs to make available to your code, along with an
     /// optional `memory_limit` setting.
     public var container: BetaCodeInterpreterTool.Container
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2193,8 +1577,8 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviatio
     /// Creates a new `BetaCodeInterpreterTool`.
     ///
     /// - Parameters:
-    ///   - container: The code interpreter container. Can be a container ID or an object that
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - container: The code interpreter container.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         container: BetaCodeInterpreterTool.Container,
         allowedCallers: [BetaCallableToolAllowedCaller]? = nil
@@ -2242,7 +1626,7 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviatio
     public enum Container: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// The container ID.
         case string(Swift.String)
-        /// Configuration for a code interpreter container. Optionally specify the IDs of the files to run the code on.
+        /// Configuration for a code interpreter container.
         case betaAutoCodeInterpreterToolParam(BetaAutoCodeInterpreterToolParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2284,7 +1668,7 @@ public struct BetaCodeInterpreterTool: Codable, Hashable, Sendable, SpecDeviatio
 public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// An optional list of uploaded files to make available to your code.
     public var fileIDs: [Swift.String]?
-    /// The `memory_limit` member.
+    /// The JSON member `memory_limit`.
     public var memoryLimit: BetaContainerMemoryLimit?
     /// Network access policy for the container.
     public var networkPolicy: BetaAutoCodeInterpreterToolParam.NetworkPolicy?
@@ -2295,7 +1679,7 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - fileIDs: An optional list of uploaded files to make available to your code.
-    ///   - memoryLimit: The `memory_limit` member.
+    ///   - memoryLimit: The JSON member `memory_limit`.
     ///   - networkPolicy: Network access policy for the container.
     public init(
         fileIDs: [Swift.String]? = nil,
@@ -2345,9 +1729,9 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable, Spe
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAutoCodeInterpreterToolParam/properties/network_policy`.
     public enum NetworkPolicy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `disabled`
+        /// Selected when `type` is `disabled`.
         case disabled(BetaContainerNetworkPolicyDisabledParam)
-        /// type: `allowlist`
+        /// Selected when `type` is `allowlist`.
         case allowlist(BetaContainerNetworkPolicyAllowlistParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2380,7 +1764,7 @@ public struct BetaAutoCodeInterpreterToolParam: Codable, Hashable, Sendable, Spe
 }
 
 /// Give the model access to additional tools via remote Model Context Protocol
-/// (MCP) servers. [Learn more about MCP](/docs/guides/tools-remote-mcp).
+/// (MCP) servers. [Learn more about MCP](https://platform.openai.com/docs/guides/tools-remote-mcp).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPTool`.
 public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2391,7 +1775,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var serverURL: Swift.String?
     /// Identifier for service connectors, like those available in ChatGPT. One of
     /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
+    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
     ///
     /// Currently supported `connector_id` values are:
     ///
@@ -2413,13 +1797,12 @@ public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var authorization: Swift.String?
     /// Optional description of the MCP server, used to provide more context.
     public var serverDescription: Swift.String?
-    /// The `headers` member.
     public var headers: [Swift.String: Swift.String]?
-    /// The `allowed_tools` member.
+    /// The JSON member `allowed_tools`.
     public var allowedTools: BetaMCPTool.AllowedTools?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
-    /// The `require_approval` member.
+    /// The JSON member `require_approval`.
     public var requireApproval: BetaMCPTool.RequireApproval?
     /// Whether this MCP tool is deferred and discovered via tool search.
     public var deferLoading: Swift.Bool?
@@ -2430,15 +1813,14 @@ public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - serverLabel: A label for this MCP server, used to identify it in tool calls.
-    ///   - serverURL: The URL for the MCP server. One of `server_url`, `connector_id`, or
-    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT. One of
-    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL. One of
-    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either
+    ///   - serverURL: The URL for the MCP server.
+    ///   - connectorID: Identifier for service connectors, like those available in ChatGPT.
+    ///   - tunnelID: The Secure MCP Tunnel ID to use instead of a direct server URL.
+    ///   - authorization: An OAuth access token that can be used with a remote MCP server, either with a custom MCP server URL or a service connector.
     ///   - serverDescription: Optional description of the MCP server, used to provide more context.
-    ///   - headers: The `headers` member.
-    ///   - allowedTools: The `allowed_tools` member.
-    ///   - allowedCallers: The `allowed_callers` member.
-    ///   - requireApproval: The `require_approval` member.
+    ///   - allowedTools: The JSON member `allowed_tools`.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
+    ///   - requireApproval: The JSON member `require_approval`.
     ///   - deferLoading: Whether this MCP tool is deferred and discovered via tool search.
     public init(
         serverLabel: Swift.String,
@@ -2524,7 +1906,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
 
     /// Identifier for service connectors, like those available in ChatGPT. One of
     /// `server_url`, `connector_id`, or `tunnel_id` must be provided. Learn more
-    /// about service connectors [here](/docs/guides/tools-remote-mcp#connectors).
+    /// about service connectors [here](https://platform.openai.com/docs/guides/tools-remote-mcp#connectors).
     ///
     /// Currently supported `connector_id` values are:
     ///
@@ -2578,7 +1960,7 @@ public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/allowed_tools/anyOf/0`.
     public enum AllowedTools: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A string array of allowed tool names
+        /// A string array of allowed tool names.
         case mcpAllowedTools([Swift.String])
         /// A filter object to specify which tools are allowed.
         case betaMCPToolFilter(BetaMCPToolFilter)
@@ -2618,9 +2000,9 @@ public struct BetaMCPTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/BetaMCPTool/properties/require_approval/anyOf/0`.
     public enum RequireApproval: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Specify which of the MCP server's tools require approval. Can be
+        /// Specify which of the MCP server's tools require approval.
         case mcpToolApprovalFilter(BetaMCPTool.RequireApproval.MCPToolApprovalFilter)
-        /// Specify a single approval policy for all tools. One of `always` or
+        /// Specify a single approval policy for all tools.
         case string(BetaMCPTool.RequireApproval.StringValue)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2744,7 +2126,7 @@ public struct BetaMCPToolFilter: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Parameters:
     ///   - toolNames: List of allowed tool names.
-    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only. If an
+    ///   - readOnly: Indicates whether or not a tool modifies data or is read-only.
     public init(
         toolNames: [Swift.String]? = nil,
         readOnly: Swift.Bool? = nil
@@ -2781,7 +2163,7 @@ public struct BetaMCPToolFilter: Codable, Hashable, Sendable, SpecDeviationRepor
 }
 
 /// Search the Internet for sources related to the prompt. Learn more about the
-/// [web search tool](/docs/guides/tools-web-search).
+/// [web search tool](https://platform.openai.com/docs/guides/tools-web-search).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool`.
 public struct BetaWebSearchTool: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2789,9 +2171,8 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable, SpecDeviationRepor
     public var type: BetaWebSearchTool.TypeValue
     /// Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
     public var externalWebAccess: Swift.Bool?
-    /// The `filters` member.
     public var filters: BetaWebSearchTool.FiltersValue?
-    /// The `user_location` member.
+    /// The JSON member `user_location`.
     public var userLocation: BetaWebSearchApproximateLocation?
     /// High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
     public var searchContextSize: BetaWebSearchTool.SearchContextSizeValue?
@@ -2801,11 +2182,10 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `BetaWebSearchTool`.
     ///
     /// - Parameters:
-    ///   - type: The type of the web search tool. One of `web_search` or `web_search_2025_08_26`.
-    ///   - externalWebAccess: Allow live internet access for web search. Defaults to true when omitted. When false, the web search tool runs in offline/cache-only mode and will not fetch new external content.
-    ///   - filters: The `filters` member.
-    ///   - userLocation: The `user_location` member.
-    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search. One of `low`, `medium`, or `high`. `medium` is the default.
+    ///   - type: The type of the web search tool.
+    ///   - externalWebAccess: Allow live internet access for web search.
+    ///   - userLocation: The JSON member `user_location`.
+    ///   - searchContextSize: High level guidance for the amount of context window space to use for the search.
     public init(
         type: BetaWebSearchTool.TypeValue,
         externalWebAccess: Swift.Bool? = nil,
@@ -2878,7 +2258,7 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable, SpecDeviationRepor
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchTool/properties/filters/anyOf/0`.
     public struct FiltersValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `allowed_domains` member.
+        /// The JSON member `allowed_domains`.
         public var allowedDomains: [Swift.String]?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -2886,7 +2266,7 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable, SpecDeviationRepor
         /// Creates a new `FiltersValue`.
         ///
         /// - Parameters:
-        ///   - allowedDomains: The `allowed_domains` member.
+        ///   - allowedDomains: The JSON member `allowed_domains`.
         public init(allowedDomains: [Swift.String]? = nil) {
             self.allowedDomains = allowedDomains
         }
@@ -2942,24 +2322,14 @@ public struct BetaWebSearchTool: Codable, Hashable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchApproximateLocation/anyOf/0`.
 public struct BetaWebSearchApproximateLocation: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `country` member.
     public var country: Swift.String?
-    /// The `region` member.
     public var region: Swift.String?
-    /// The `city` member.
     public var city: Swift.String?
-    /// The `timezone` member.
     public var timezone: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaWebSearchApproximateLocation`.
-    ///
-    /// - Parameters:
-    ///   - country: The `country` member.
-    ///   - region: The `region` member.
-    ///   - city: The `city` member.
-    ///   - timezone: The `timezone` member.
     public init(
         country: Swift.String? = nil,
         region: Swift.String? = nil,
@@ -3070,8 +2440,6 @@ public struct BetaComputerUsePreviewTool: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `BetaComputerEnvironment` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerEnvironment`.
@@ -3143,7 +2511,6 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable, SpecDeviationRepo
     public var maxNumResults: Swift.Int?
     /// Ranking options for search.
     public var rankingOptions: BetaRankingOptions?
-    /// The `filters` member.
     public var filters: BetaFilters?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3152,9 +2519,8 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - vectorStoreIDs: The IDs of the vector stores to search.
-    ///   - maxNumResults: The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    ///   - maxNumResults: The maximum number of results to return.
     ///   - rankingOptions: Ranking options for search.
-    ///   - filters: The `filters` member.
     public init(
         vectorStoreIDs: [Swift.String],
         maxNumResults: Swift.Int? = nil,
@@ -3203,15 +2569,13 @@ public struct BetaFileSearchTool: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `BetaFilters` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFilters`.
 public enum BetaFilters: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+    /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
     case comparisonFilter(BetaComparisonFilter)
-    /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+    /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
     case compoundFilter(BetaCompoundFilter)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3257,7 +2621,7 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - type: Type of operation: `and` or `or`.
-    ///   - filters: Array of filters to combine. Items can be `ComparisonFilter` or `CompoundFilter`.
+    ///   - filters: Array of filters to combine.
     public init(
         type: BetaCompoundFilter.TypeValue,
         filters: [BetaCompoundFilter.Filter]
@@ -3311,15 +2675,13 @@ public struct BetaCompoundFilter: Codable, Hashable, Sendable, SpecDeviationRepo
         public static var or: Self { Self(rawValue: "or") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCompoundFilter/properties/filters/items`.
     public enum Filter: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
         case comparisonFilter(BetaComparisonFilter)
-        /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+        /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
         case compoundFilter(BetaCompoundFilter)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3514,8 +2876,6 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable, SpecDeviationRe
             }
         }
 
-        /// The `items` schema.
-        ///
         /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
         ///
         /// - Remark: Generated from `#/components/schemas/BetaComparisonFilter/properties/value/oneOf/3/items`.
@@ -3557,8 +2917,6 @@ public struct BetaComparisonFilter: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `BetaRankingOptions` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaRankingOptions`.
 public struct BetaRankingOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ranker to use for the file search.
@@ -3574,7 +2932,7 @@ public struct BetaRankingOptions: Codable, Hashable, Sendable, SpecDeviationRepo
     ///
     /// - Parameters:
     ///   - ranker: The ranker to use for the file search.
-    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1. Numbers closer to 1 will attempt to return only the most relevant results, but may return fewer results.
+    ///   - scoreThreshold: The score threshold for the file search, a number between 0 and 1.
     ///   - hybridSearch: Weights that control how reciprocal rank fusion balances semantic embedding matches versus sparse keyword matches when hybrid search is enabled.
     public init(
         ranker: BetaRankerVersionType? = nil,
@@ -3616,8 +2974,6 @@ public struct BetaRankingOptions: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `BetaHybridSearchOptions` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaHybridSearchOptions`.
 public struct BetaHybridSearchOptions: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The weight of the embedding in the reciprocal ranking fusion.
@@ -3667,8 +3023,6 @@ public struct BetaHybridSearchOptions: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// The `BetaRankerVersionType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaRankerVersionType`.
@@ -3692,17 +3046,14 @@ public struct BetaRankerVersionType: OpenEnum {
 public struct BetaFunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the function to call.
     public var name: Swift.String
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `parameters` member.
     public var parameters: [Swift.String: JSONValue]?
-    /// The `output_schema` member.
+    /// The JSON member `output_schema`.
     public var outputSchema: [Swift.String: JSONValue]?
-    /// The `strict` member.
     public var strict: Swift.Bool?
     /// Whether this function is deferred and loaded via tool search.
     public var deferLoading: Swift.Bool?
-    /// The `allowed_callers` member.
+    /// The JSON member `allowed_callers`.
     public var allowedCallers: [BetaCallableToolAllowedCaller]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3711,12 +3062,9 @@ public struct BetaFunctionTool: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Parameters:
     ///   - name: The name of the function to call.
-    ///   - description: The `description` member.
-    ///   - parameters: The `parameters` member.
-    ///   - outputSchema: The `output_schema` member.
-    ///   - strict: The `strict` member.
+    ///   - outputSchema: The JSON member `output_schema`.
     ///   - deferLoading: Whether this function is deferred and loaded via tool search.
-    ///   - allowedCallers: The `allowed_callers` member.
+    ///   - allowedCallers: The JSON member `allowed_callers`.
     public init(
         name: Swift.String,
         description: Swift.String? = nil,
@@ -3780,23 +3128,21 @@ public struct BetaFunctionTool: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `BetaInputItem` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputItem`.
 public enum BetaInputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A message input to the model with a role indicating instruction following
+    /// A message input to the model with a role indicating instruction following hierarchy.
     case easyInputMessage(BetaEasyInputMessage)
-    /// An item representing part of the context for the response to be
+    /// An item representing part of the context for the response to be generated by the model.
     case item(BetaItem)
-    /// Compacts the current context. Must be the final input item. (type: `compaction_trigger`)
+    /// Compacts the current context. Selected when `type` is `compaction_trigger`.
     case compactionTrigger(BetaCompactionTriggerItemParam)
-    /// An internal identifier for an item to reference. (type: `item_reference`)
+    /// An internal identifier for an item to reference. Selected when `type` is `item_reference`.
     case itemReference(BetaItemReferenceParam)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(BetaProgramItemParam)
-    /// type: `program_output`
+    /// Selected when `type` is `program_output`.
     case programOutput(BetaProgramOutputItemParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3845,11 +3191,8 @@ public enum BetaInputItem: Codable, Hashable, Sendable, UnknownCaseRepresentable
     }
 }
 
-/// The `BetaProgramOutputItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemParam`.
 public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
     /// The unique ID of this program output item.
     public var id: Swift.String
@@ -3869,7 +3212,6 @@ public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable, SpecDevia
     ///   - callID: The call ID of the program item.
     ///   - result: The result produced by the program item.
     ///   - status: The terminal status of the program output.
-    ///   - agent: The `agent` member.
     public init(
         id: Swift.String,
         callID: Swift.String,
@@ -3923,8 +3265,6 @@ public struct BetaProgramOutputItemParam: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `BetaProgramOutputItemStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputItemStatus`.
@@ -3964,6 +3304,600 @@ public struct BetaAgentTagParam: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 
     /// Decodes `BetaAgentTagParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        self.agentName = try reader.required(Swift.String.self, .agentName)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(self.agentName, forKey: .agentName)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
+public struct BetaProgramItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    /// The unique ID of this program item.
+    public var id: Swift.String
+    /// The stable call ID of the program item.
+    public var callID: Swift.String
+    /// The JavaScript source executed by programmatic tool calling.
+    public var code: Swift.String
+    /// Opaque program replay fingerprint that must be round-tripped.
+    public var fingerprint: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaProgramItemParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of this program item.
+    ///   - callID: The stable call ID of the program item.
+    ///   - code: The JavaScript source executed by programmatic tool calling.
+    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        code: Swift.String,
+        fingerprint: Swift.String,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.code = code
+        self.fingerprint = fingerprint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case code
+        case fingerprint
+        case type
+    }
+
+    /// Decodes `BetaProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.code = try reader.required(Swift.String.self, .code)
+        self.fingerprint = try reader.required(Swift.String.self, .fingerprint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.code, forKey: .code)
+        try container.encode(self.fingerprint, forKey: .fingerprint)
+    }
+}
+
+/// An internal identifier for an item to reference.
+///
+/// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
+public struct BetaItemReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    /// The ID of the item to reference.
+    public var id: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaItemReferenceParam`.
+    ///
+    /// - Parameters:
+    ///   - id: The ID of the item to reference.
+    public init(
+        id: Swift.String,
+        agent: BetaAgentTagParam? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case type
+    }
+
+    /// Decodes `BetaItemReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("item_reference", .type, required: false)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("item_reference", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+    }
+}
+
+/// Compacts the current context. Must be the final input item.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
+public struct BetaCompactionTriggerItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCompactionTriggerItemParam`.
+    public init(agent: BetaAgentTagParam? = nil) {
+        self.agent = agent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case type
+    }
+
+    /// Decodes `BetaCompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("compaction_trigger", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("compaction_trigger", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+    }
+}
+
+/// Content item used to generate a response.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaItem`.
+public enum BetaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// A message input to the model with a role indicating instruction following hierarchy.
+    case inputMessage(BetaInputMessage)
+    /// An output message from the model.
+    case outputMessage(BetaOutputMessage)
+    /// The results of a file search tool call. Selected when `type` is `file_search_call`.
+    case fileSearchCall(BetaFileSearchToolCall)
+    /// A tool call to a computer use tool. Selected when `type` is `computer_call`.
+    case computerCall(BetaComputerToolCall)
+    /// The output of a computer tool call. Selected when `type` is `computer_call_output`.
+    case computerCallOutput(BetaComputerCallOutputItemParam)
+    /// The results of a web search tool call. Selected when `type` is `web_search_call`.
+    case webSearchCall(BetaWebSearchToolCall)
+    /// A tool call to run a function. Selected when `type` is `function_call`.
+    case functionCall(BetaFunctionToolCall)
+    /// The output of a function tool call. Selected when `type` is `function_call_output`.
+    case functionCallOutput(BetaFunctionCallOutputItemParam)
+    /// A message routed between agents. Selected when `type` is `agent_message`.
+    case agentMessage(BetaAgentMessageItemParam)
+    /// Selected when `type` is `multi_agent_call`.
+    case multiAgentCall(BetaMultiAgentCallItemParam)
+    /// Selected when `type` is `multi_agent_call_output`.
+    case multiAgentCallOutput(BetaMultiAgentCallOutputItemParam)
+    /// Selected when `type` is `tool_search_call`.
+    case toolSearchCall(BetaToolSearchCallItemParam)
+    /// Selected when `type` is `tool_search_output`.
+    case toolSearchOutput(BetaToolSearchOutputItemParam)
+    /// Selected when `type` is `additional_tools`.
+    case additionalTools(BetaAdditionalToolsItemParam)
+    /// A description of the chain of thought used by a reasoning model while generating a response. Selected when `type` is `reasoning`.
+    case reasoning(BetaReasoningItem)
+    /// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact). Selected when `type` is `compaction`.
+    case compaction(BetaCompactionSummaryItemParam)
+    /// An image generation request made by the model. Selected when `type` is `image_generation_call`.
+    case imageGenerationCall(BetaImageGenToolCall)
+    /// A tool call to run code. Selected when `type` is `code_interpreter_call`.
+    case codeInterpreterCall(BetaCodeInterpreterToolCall)
+    /// A tool call to run a command on the local shell. Selected when `type` is `local_shell_call`.
+    case localShellCall(BetaLocalShellToolCall)
+    /// The output of a local shell tool call. Selected when `type` is `local_shell_call_output`.
+    case localShellCallOutput(BetaLocalShellToolCallOutput)
+    /// A tool representing a request to execute one or more shell commands. Selected when `type` is `shell_call`.
+    case shellCall(BetaFunctionShellCallItemParam)
+    /// The streamed output items emitted by a shell tool call. Selected when `type` is `shell_call_output`.
+    case shellCallOutput(BetaFunctionShellCallOutputItemParam)
+    /// A tool call representing a request to create, delete, or update files using diff patches. Selected when `type` is `apply_patch_call`.
+    case applyPatchCall(BetaApplyPatchToolCallItemParam)
+    /// The streamed output emitted by an apply patch tool call. Selected when `type` is `apply_patch_call_output`.
+    case applyPatchCallOutput(BetaApplyPatchToolCallOutputItemParam)
+    /// A list of tools available on an MCP server. Selected when `type` is `mcp_list_tools`.
+    case mcpListTools(BetaMCPListTools)
+    /// A request for human approval of a tool invocation. Selected when `type` is `mcp_approval_request`.
+    case mcpApprovalRequest(BetaMCPApprovalRequest)
+    /// A response to an MCP approval request. Selected when `type` is `mcp_approval_response`.
+    case mcpApprovalResponse(BetaMCPApprovalResponse)
+    /// An invocation of a tool on an MCP server. Selected when `type` is `mcp_call`.
+    case mcpCall(BetaMCPToolCall)
+    /// The output of a custom tool call from your code, being sent back to the model. Selected when `type` is `custom_tool_call_output`.
+    case customToolCallOutput(BetaCustomToolCallOutput)
+    /// A call to a custom tool created by the model. Selected when `type` is `custom_tool_call`.
+    case customToolCall(BetaCustomToolCall)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "file_search_call":
+            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
+        case "computer_call":
+            self = .computerCall(try BetaComputerToolCall(from: decoder))
+        case "computer_call_output":
+            self = .computerCallOutput(try BetaComputerCallOutputItemParam(from: decoder))
+        case "web_search_call":
+            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
+        case "function_call":
+            self = .functionCall(try BetaFunctionToolCall(from: decoder))
+        case "function_call_output":
+            self = .functionCallOutput(try BetaFunctionCallOutputItemParam(from: decoder))
+        case "agent_message":
+            self = .agentMessage(try BetaAgentMessageItemParam(from: decoder))
+        case "multi_agent_call":
+            self = .multiAgentCall(try BetaMultiAgentCallItemParam(from: decoder))
+        case "multi_agent_call_output":
+            self = .multiAgentCallOutput(try BetaMultiAgentCallOutputItemParam(from: decoder))
+        case "tool_search_call":
+            self = .toolSearchCall(try BetaToolSearchCallItemParam(from: decoder))
+        case "tool_search_output":
+            self = .toolSearchOutput(try BetaToolSearchOutputItemParam(from: decoder))
+        case "additional_tools":
+            self = .additionalTools(try BetaAdditionalToolsItemParam(from: decoder))
+        case "reasoning":
+            self = .reasoning(try BetaReasoningItem(from: decoder))
+        case "compaction":
+            self = .compaction(try BetaCompactionSummaryItemParam(from: decoder))
+        case "image_generation_call":
+            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
+        case "code_interpreter_call":
+            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
+        case "local_shell_call":
+            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
+        case "local_shell_call_output":
+            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
+        case "shell_call":
+            self = .shellCall(try BetaFunctionShellCallItemParam(from: decoder))
+        case "shell_call_output":
+            self = .shellCallOutput(try BetaFunctionShellCallOutputItemParam(from: decoder))
+        case "apply_patch_call":
+            self = .applyPatchCall(try BetaApplyPatchToolCallItemParam(from: decoder))
+        case "apply_patch_call_output":
+            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutputItemParam(from: decoder))
+        case "mcp_list_tools":
+            self = .mcpListTools(try BetaMCPListTools(from: decoder))
+        case "mcp_approval_request":
+            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
+        case "mcp_approval_response":
+            self = .mcpApprovalResponse(try BetaMCPApprovalResponse(from: decoder))
+        case "mcp_call":
+            self = .mcpCall(try BetaMCPToolCall(from: decoder))
+        case "custom_tool_call_output":
+            self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
+        case "custom_tool_call":
+            self = .customToolCall(try BetaCustomToolCall(from: decoder))
+        default:
+            if let value = decoder.attemptCase(BetaInputMessage.self) {
+                self = .inputMessage(value)
+                return
+            }
+            if let value = decoder.attemptCase(BetaOutputMessage.self) {
+                self = .outputMessage(value)
+                return
+            }
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .inputMessage(let value): try value.encode(to: encoder)
+        case .outputMessage(let value): try value.encode(to: encoder)
+        case .fileSearchCall(let value): try value.encode(to: encoder)
+        case .computerCall(let value): try value.encode(to: encoder)
+        case .computerCallOutput(let value): try value.encode(to: encoder)
+        case .webSearchCall(let value): try value.encode(to: encoder)
+        case .functionCall(let value): try value.encode(to: encoder)
+        case .functionCallOutput(let value): try value.encode(to: encoder)
+        case .agentMessage(let value): try value.encode(to: encoder)
+        case .multiAgentCall(let value): try value.encode(to: encoder)
+        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
+        case .toolSearchCall(let value): try value.encode(to: encoder)
+        case .toolSearchOutput(let value): try value.encode(to: encoder)
+        case .additionalTools(let value): try value.encode(to: encoder)
+        case .reasoning(let value): try value.encode(to: encoder)
+        case .compaction(let value): try value.encode(to: encoder)
+        case .imageGenerationCall(let value): try value.encode(to: encoder)
+        case .codeInterpreterCall(let value): try value.encode(to: encoder)
+        case .localShellCall(let value): try value.encode(to: encoder)
+        case .localShellCallOutput(let value): try value.encode(to: encoder)
+        case .shellCall(let value): try value.encode(to: encoder)
+        case .shellCallOutput(let value): try value.encode(to: encoder)
+        case .applyPatchCall(let value): try value.encode(to: encoder)
+        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
+        case .mcpListTools(let value): try value.encode(to: encoder)
+        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
+        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
+        case .mcpCall(let value): try value.encode(to: encoder)
+        case .customToolCallOutput(let value): try value.encode(to: encoder)
+        case .customToolCall(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// A call to a custom tool created by the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaCustomToolCall`.
+public struct BetaCustomToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the custom tool call in the OpenAI platform.
+    public var id: Swift.String?
+    /// An identifier used to map this custom tool call to a tool call output.
+    public var callID: Swift.String
+    public var caller: BetaToolCallCaller?
+    /// The namespace of the custom tool being called.
+    public var namespace: Swift.String?
+    /// The name of the custom tool being called.
+    public var name: Swift.String
+    /// The input for the custom tool call generated by the model.
+    public var input: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaCustomToolCall`.
+    ///
+    /// - Parameters:
+    ///   - callID: An identifier used to map this custom tool call to a tool call output.
+    ///   - name: The name of the custom tool being called.
+    ///   - input: The input for the custom tool call generated by the model.
+    ///   - agent: The agent that produced this item.
+    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
+    ///   - namespace: The namespace of the custom tool being called.
+    public init(
+        callID: Swift.String,
+        name: Swift.String,
+        input: Swift.String,
+        agent: BetaAgentTag? = nil,
+        id: Swift.String? = nil,
+        caller: BetaToolCallCaller? = nil,
+        namespace: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.namespace = namespace
+        self.name = name
+        self.input = input
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case namespace
+        case name
+        case input
+        case type
+    }
+
+    /// Decodes `BetaCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("custom_tool_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.namespace = try reader.optional(Swift.String.self, .namespace)
+        self.name = try reader.required(Swift.String.self, .name)
+        self.input = try reader.required(Swift.String.self, .input)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("custom_tool_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encodeIfPresent(self.namespace, forKey: .namespace)
+        try container.encode(self.name, forKey: .name)
+        try container.encode(self.input, forKey: .input)
+    }
+}
+
+/// The execution context that produced this tool call.
+///
+/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+///
+/// - Remark: Generated from `#/components/schemas/BetaToolCallCaller`.
+public enum BetaToolCallCaller: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+    /// Selected when `type` is `direct`.
+    case direct(BetaDirectToolCallCaller)
+    /// Selected when `type` is `program`.
+    case program(BetaProgramToolCallCaller)
+    /// A variant this SDK does not know, kept as its raw JSON.
+    case unknown(JSONValue)
+
+    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+    ///
+    /// - Throws: `DecodingError` only when the input is not JSON.
+    public init(from decoder: any Decoder) throws {
+        switch decoder.discriminator("type") {
+        case "direct":
+            self = .direct(try BetaDirectToolCallCaller(from: decoder))
+        case "program":
+            self = .program(try BetaProgramToolCallCaller(from: decoder))
+        default:
+            self = .unknown(try JSONValue(from: decoder))
+        }
+    }
+
+    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+    ///
+    /// - Throws: `EncodingError` when the value cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .direct(let value): try value.encode(to: encoder)
+        case .program(let value): try value.encode(to: encoder)
+        case .unknown(let value): try value.encode(to: encoder)
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCaller`.
+public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The call ID of the program item that produced this tool call.
+    public var callerID: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaProgramToolCallCaller`.
+    ///
+    /// - Parameters:
+    ///   - callerID: The call ID of the program item that produced this tool call.
+    public init(callerID: Swift.String) {
+        self.callerID = callerID
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case callerID = "caller_id"
+        case type
+    }
+
+    /// Decodes `BetaProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("program", .type, required: true)
+        self.callerID = try reader.required(Swift.String.self, .callerID)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("program", forKey: .type)
+        try container.encode(self.callerID, forKey: .callerID)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCaller`.
+public struct BetaDirectToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaDirectToolCallCaller`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case type
+    }
+
+    /// Decodes `BetaDirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("direct", .type, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("direct", forKey: .type)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaAgentTag`.
+public struct BetaAgentTag: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The canonical name of the agent that produced this item.
+    public var agentName: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaAgentTag`.
+    ///
+    /// - Parameters:
+    ///   - agentName: The canonical name of the agent that produced this item.
+    public init(agentName: Swift.String) {
+        self.agentName = agentName
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agentName = "agent_name"
+    }
+
+    /// Decodes `BetaAgentTag` from its JSON object under the decoder's ``DecodingMode``; members it does
     /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
     ///
     /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``

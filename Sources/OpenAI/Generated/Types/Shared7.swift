@@ -3,618 +3,6 @@
 
 import Foundation
 
-/// The `BetaProgramItemParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaProgramItemParam`.
-public struct BetaProgramItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The unique ID of this program item.
-    public var id: Swift.String
-    /// The stable call ID of the program item.
-    public var callID: Swift.String
-    /// The JavaScript source executed by programmatic tool calling.
-    public var code: Swift.String
-    /// Opaque program replay fingerprint that must be round-tripped.
-    public var fingerprint: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaProgramItemParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of this program item.
-    ///   - callID: The stable call ID of the program item.
-    ///   - code: The JavaScript source executed by programmatic tool calling.
-    ///   - fingerprint: Opaque program replay fingerprint that must be round-tripped.
-    ///   - agent: The `agent` member.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        code: Swift.String,
-        fingerprint: Swift.String,
-        agent: BetaAgentTagParam? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.code = code
-        self.fingerprint = fingerprint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case code
-        case fingerprint
-        case type
-    }
-
-    /// Decodes `BetaProgramItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("program", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.callID = try reader.required(Swift.String.self, .callID)
-        self.code = try reader.required(Swift.String.self, .code)
-        self.fingerprint = try reader.required(Swift.String.self, .fingerprint)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.code, forKey: .code)
-        try container.encode(self.fingerprint, forKey: .fingerprint)
-    }
-}
-
-/// An internal identifier for an item to reference.
-///
-/// - Remark: Generated from `#/components/schemas/BetaItemReferenceParam`.
-public struct BetaItemReferenceParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The ID of the item to reference.
-    public var id: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaItemReferenceParam`.
-    ///
-    /// - Parameters:
-    ///   - id: The ID of the item to reference.
-    ///   - agent: The `agent` member.
-    public init(
-        id: Swift.String,
-        agent: BetaAgentTagParam? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case type
-    }
-
-    /// Decodes `BetaItemReferenceParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("item_reference", .type, required: false)
-        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("item_reference", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-    }
-}
-
-/// Compacts the current context. Must be the final input item.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCompactionTriggerItemParam`.
-public struct BetaCompactionTriggerItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaCompactionTriggerItemParam`.
-    ///
-    /// - Parameters:
-    ///   - agent: The `agent` member.
-    public init(agent: BetaAgentTagParam? = nil) {
-        self.agent = agent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case type
-    }
-
-    /// Decodes `BetaCompactionTriggerItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("compaction_trigger", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("compaction_trigger", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-    }
-}
-
-/// Content item used to generate a response.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaItem`.
-public enum BetaItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A message input to the model with a role indicating instruction following
-    case inputMessage(BetaInputMessage)
-    /// An output message from the model.
-    case outputMessage(BetaOutputMessage)
-    /// The results of a file search tool call. See the (type: `file_search_call`)
-    case fileSearchCall(BetaFileSearchToolCall)
-    /// A tool call to a computer use tool. See the (type: `computer_call`)
-    case computerCall(BetaComputerToolCall)
-    /// The output of a computer tool call. (type: `computer_call_output`)
-    case computerCallOutput(BetaComputerCallOutputItemParam)
-    /// The results of a web search tool call. See the (type: `web_search_call`)
-    case webSearchCall(BetaWebSearchToolCall)
-    /// A tool call to run a function. See the (type: `function_call`)
-    case functionCall(BetaFunctionToolCall)
-    /// The output of a function tool call. (type: `function_call_output`)
-    case functionCallOutput(BetaFunctionCallOutputItemParam)
-    /// A message routed between agents. (type: `agent_message`)
-    case agentMessage(BetaAgentMessageItemParam)
-    /// type: `multi_agent_call`
-    case multiAgentCall(BetaMultiAgentCallItemParam)
-    /// type: `multi_agent_call_output`
-    case multiAgentCallOutput(BetaMultiAgentCallOutputItemParam)
-    /// type: `tool_search_call`
-    case toolSearchCall(BetaToolSearchCallItemParam)
-    /// type: `tool_search_output`
-    case toolSearchOutput(BetaToolSearchOutputItemParam)
-    /// type: `additional_tools`
-    case additionalTools(BetaAdditionalToolsItemParam)
-    /// A description of the chain of thought used by a reasoning model while generating (type: `reasoning`)
-    case reasoning(BetaReasoningItem)
-    /// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact). (type: `compaction`)
-    case compaction(BetaCompactionSummaryItemParam)
-    /// An image generation request made by the model. (type: `image_generation_call`)
-    case imageGenerationCall(BetaImageGenToolCall)
-    /// A tool call to run code. (type: `code_interpreter_call`)
-    case codeInterpreterCall(BetaCodeInterpreterToolCall)
-    /// A tool call to run a command on the local shell. (type: `local_shell_call`)
-    case localShellCall(BetaLocalShellToolCall)
-    /// The output of a local shell tool call. (type: `local_shell_call_output`)
-    case localShellCallOutput(BetaLocalShellToolCallOutput)
-    /// A tool representing a request to execute one or more shell commands. (type: `shell_call`)
-    case shellCall(BetaFunctionShellCallItemParam)
-    /// The streamed output items emitted by a shell tool call. (type: `shell_call_output`)
-    case shellCallOutput(BetaFunctionShellCallOutputItemParam)
-    /// A tool call representing a request to create, delete, or update files using diff patches. (type: `apply_patch_call`)
-    case applyPatchCall(BetaApplyPatchToolCallItemParam)
-    /// The streamed output emitted by an apply patch tool call. (type: `apply_patch_call_output`)
-    case applyPatchCallOutput(BetaApplyPatchToolCallOutputItemParam)
-    /// A list of tools available on an MCP server. (type: `mcp_list_tools`)
-    case mcpListTools(BetaMCPListTools)
-    /// A request for human approval of a tool invocation. (type: `mcp_approval_request`)
-    case mcpApprovalRequest(BetaMCPApprovalRequest)
-    /// A response to an MCP approval request. (type: `mcp_approval_response`)
-    case mcpApprovalResponse(BetaMCPApprovalResponse)
-    /// An invocation of a tool on an MCP server. (type: `mcp_call`)
-    case mcpCall(BetaMCPToolCall)
-    /// The output of a custom tool call from your code, being sent back to the model. (type: `custom_tool_call_output`)
-    case customToolCallOutput(BetaCustomToolCallOutput)
-    /// A call to a custom tool created by the model. (type: `custom_tool_call`)
-    case customToolCall(BetaCustomToolCall)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "file_search_call":
-            self = .fileSearchCall(try BetaFileSearchToolCall(from: decoder))
-        case "computer_call":
-            self = .computerCall(try BetaComputerToolCall(from: decoder))
-        case "computer_call_output":
-            self = .computerCallOutput(try BetaComputerCallOutputItemParam(from: decoder))
-        case "web_search_call":
-            self = .webSearchCall(try BetaWebSearchToolCall(from: decoder))
-        case "function_call":
-            self = .functionCall(try BetaFunctionToolCall(from: decoder))
-        case "function_call_output":
-            self = .functionCallOutput(try BetaFunctionCallOutputItemParam(from: decoder))
-        case "agent_message":
-            self = .agentMessage(try BetaAgentMessageItemParam(from: decoder))
-        case "multi_agent_call":
-            self = .multiAgentCall(try BetaMultiAgentCallItemParam(from: decoder))
-        case "multi_agent_call_output":
-            self = .multiAgentCallOutput(try BetaMultiAgentCallOutputItemParam(from: decoder))
-        case "tool_search_call":
-            self = .toolSearchCall(try BetaToolSearchCallItemParam(from: decoder))
-        case "tool_search_output":
-            self = .toolSearchOutput(try BetaToolSearchOutputItemParam(from: decoder))
-        case "additional_tools":
-            self = .additionalTools(try BetaAdditionalToolsItemParam(from: decoder))
-        case "reasoning":
-            self = .reasoning(try BetaReasoningItem(from: decoder))
-        case "compaction":
-            self = .compaction(try BetaCompactionSummaryItemParam(from: decoder))
-        case "image_generation_call":
-            self = .imageGenerationCall(try BetaImageGenToolCall(from: decoder))
-        case "code_interpreter_call":
-            self = .codeInterpreterCall(try BetaCodeInterpreterToolCall(from: decoder))
-        case "local_shell_call":
-            self = .localShellCall(try BetaLocalShellToolCall(from: decoder))
-        case "local_shell_call_output":
-            self = .localShellCallOutput(try BetaLocalShellToolCallOutput(from: decoder))
-        case "shell_call":
-            self = .shellCall(try BetaFunctionShellCallItemParam(from: decoder))
-        case "shell_call_output":
-            self = .shellCallOutput(try BetaFunctionShellCallOutputItemParam(from: decoder))
-        case "apply_patch_call":
-            self = .applyPatchCall(try BetaApplyPatchToolCallItemParam(from: decoder))
-        case "apply_patch_call_output":
-            self = .applyPatchCallOutput(try BetaApplyPatchToolCallOutputItemParam(from: decoder))
-        case "mcp_list_tools":
-            self = .mcpListTools(try BetaMCPListTools(from: decoder))
-        case "mcp_approval_request":
-            self = .mcpApprovalRequest(try BetaMCPApprovalRequest(from: decoder))
-        case "mcp_approval_response":
-            self = .mcpApprovalResponse(try BetaMCPApprovalResponse(from: decoder))
-        case "mcp_call":
-            self = .mcpCall(try BetaMCPToolCall(from: decoder))
-        case "custom_tool_call_output":
-            self = .customToolCallOutput(try BetaCustomToolCallOutput(from: decoder))
-        case "custom_tool_call":
-            self = .customToolCall(try BetaCustomToolCall(from: decoder))
-        default:
-            if let value = decoder.attemptCase(BetaInputMessage.self) {
-                self = .inputMessage(value)
-                return
-            }
-            if let value = decoder.attemptCase(BetaOutputMessage.self) {
-                self = .outputMessage(value)
-                return
-            }
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .inputMessage(let value): try value.encode(to: encoder)
-        case .outputMessage(let value): try value.encode(to: encoder)
-        case .fileSearchCall(let value): try value.encode(to: encoder)
-        case .computerCall(let value): try value.encode(to: encoder)
-        case .computerCallOutput(let value): try value.encode(to: encoder)
-        case .webSearchCall(let value): try value.encode(to: encoder)
-        case .functionCall(let value): try value.encode(to: encoder)
-        case .functionCallOutput(let value): try value.encode(to: encoder)
-        case .agentMessage(let value): try value.encode(to: encoder)
-        case .multiAgentCall(let value): try value.encode(to: encoder)
-        case .multiAgentCallOutput(let value): try value.encode(to: encoder)
-        case .toolSearchCall(let value): try value.encode(to: encoder)
-        case .toolSearchOutput(let value): try value.encode(to: encoder)
-        case .additionalTools(let value): try value.encode(to: encoder)
-        case .reasoning(let value): try value.encode(to: encoder)
-        case .compaction(let value): try value.encode(to: encoder)
-        case .imageGenerationCall(let value): try value.encode(to: encoder)
-        case .codeInterpreterCall(let value): try value.encode(to: encoder)
-        case .localShellCall(let value): try value.encode(to: encoder)
-        case .localShellCallOutput(let value): try value.encode(to: encoder)
-        case .shellCall(let value): try value.encode(to: encoder)
-        case .shellCallOutput(let value): try value.encode(to: encoder)
-        case .applyPatchCall(let value): try value.encode(to: encoder)
-        case .applyPatchCallOutput(let value): try value.encode(to: encoder)
-        case .mcpListTools(let value): try value.encode(to: encoder)
-        case .mcpApprovalRequest(let value): try value.encode(to: encoder)
-        case .mcpApprovalResponse(let value): try value.encode(to: encoder)
-        case .mcpCall(let value): try value.encode(to: encoder)
-        case .customToolCallOutput(let value): try value.encode(to: encoder)
-        case .customToolCall(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// A call to a custom tool created by the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaCustomToolCall`.
-public struct BetaCustomToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the custom tool call in the OpenAI platform.
-    public var id: Swift.String?
-    /// An identifier used to map this custom tool call to a tool call output.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The namespace of the custom tool being called.
-    public var namespace: Swift.String?
-    /// The name of the custom tool being called.
-    public var name: Swift.String
-    /// The input for the custom tool call generated by the model.
-    public var input: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaCustomToolCall`.
-    ///
-    /// - Parameters:
-    ///   - callID: An identifier used to map this custom tool call to a tool call output.
-    ///   - name: The name of the custom tool being called.
-    ///   - input: The input for the custom tool call generated by the model.
-    ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the custom tool call in the OpenAI platform.
-    ///   - caller: The `caller` member.
-    ///   - namespace: The namespace of the custom tool being called.
-    public init(
-        callID: Swift.String,
-        name: Swift.String,
-        input: Swift.String,
-        agent: BetaAgentTag? = nil,
-        id: Swift.String? = nil,
-        caller: BetaToolCallCaller? = nil,
-        namespace: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.namespace = namespace
-        self.name = name
-        self.input = input
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case namespace
-        case name
-        case input
-        case type
-    }
-
-    /// Decodes `BetaCustomToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("custom_tool_call", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, .agent)
-        self.id = try reader.optional(Swift.String.self, .id)
-        self.callID = try reader.required(Swift.String.self, .callID)
-        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
-        self.namespace = try reader.optional(Swift.String.self, .namespace)
-        self.name = try reader.required(Swift.String.self, .name)
-        self.input = try reader.required(Swift.String.self, .input)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("custom_tool_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encodeIfPresent(self.namespace, forKey: .namespace)
-        try container.encode(self.name, forKey: .name)
-        try container.encode(self.input, forKey: .input)
-    }
-}
-
-/// The execution context that produced this tool call.
-///
-/// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-///
-/// - Remark: Generated from `#/components/schemas/BetaToolCallCaller`.
-public enum BetaToolCallCaller: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `direct`
-    case direct(BetaDirectToolCallCaller)
-    /// type: `program`
-    case program(BetaProgramToolCallCaller)
-    /// A variant this SDK does not know, kept as its raw JSON.
-    case unknown(JSONValue)
-
-    /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-    ///
-    /// - Throws: `DecodingError` only when the input is not JSON.
-    public init(from decoder: any Decoder) throws {
-        switch decoder.discriminator("type") {
-        case "direct":
-            self = .direct(try BetaDirectToolCallCaller(from: decoder))
-        case "program":
-            self = .program(try BetaProgramToolCallCaller(from: decoder))
-        default:
-            self = .unknown(try JSONValue(from: decoder))
-        }
-    }
-
-    /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-    ///
-    /// - Throws: `EncodingError` when the value cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .direct(let value): try value.encode(to: encoder)
-        case .program(let value): try value.encode(to: encoder)
-        case .unknown(let value): try value.encode(to: encoder)
-        }
-    }
-}
-
-/// The `BetaProgramToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCaller`.
-public struct BetaProgramToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The call ID of the program item that produced this tool call.
-    public var callerID: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaProgramToolCallCaller`.
-    ///
-    /// - Parameters:
-    ///   - callerID: The call ID of the program item that produced this tool call.
-    public init(callerID: Swift.String) {
-        self.callerID = callerID
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case callerID = "caller_id"
-        case type
-    }
-
-    /// Decodes `BetaProgramToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("program", .type, required: true)
-        self.callerID = try reader.required(Swift.String.self, .callerID)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("program", forKey: .type)
-        try container.encode(self.callerID, forKey: .callerID)
-    }
-}
-
-/// The `BetaDirectToolCallCaller` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCaller`.
-public struct BetaDirectToolCallCaller: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaDirectToolCallCaller`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case type
-    }
-
-    /// Decodes `BetaDirectToolCallCaller` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("direct", .type, required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("direct", forKey: .type)
-    }
-}
-
-/// The `BetaAgentTag` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaAgentTag`.
-public struct BetaAgentTag: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The canonical name of the agent that produced this item.
-    public var agentName: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaAgentTag`.
-    ///
-    /// - Parameters:
-    ///   - agentName: The canonical name of the agent that produced this item.
-    public init(agentName: Swift.String) {
-        self.agentName = agentName
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agentName = "agent_name"
-    }
-
-    /// Decodes `BetaAgentTag` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        self.agentName = try reader.required(Swift.String.self, .agentName)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(self.agentName, forKey: .agentName)
-    }
-}
-
 /// The output of a custom tool call from your code, being sent back to the model.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCustomToolCallOutput`.
@@ -625,7 +13,6 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     public var id: Swift.String?
     /// The call ID, used to map this custom tool call output to a custom tool call.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The output from the custom tool call generated by your code.
     /// Can be a string or an list of output content.
@@ -640,7 +27,6 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     ///   - output: The output from the custom tool call generated by your code.
     ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the custom tool call output in the OpenAI platform.
-    ///   - caller: The `caller` member.
     public init(
         callID: Swift.String,
         output: BetaCustomToolCallOutput.Output,
@@ -738,17 +124,15 @@ public struct BetaCustomToolCallOutput: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `BetaFunctionAndCustomToolCallOutput` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionAndCustomToolCallOutput`.
 public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text input to the model. (type: `input_text`)
+    /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(BetaInputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+    /// An image input to the model. Selected when `type` is `input_image`.
     case inputImage(BetaInputImageContent)
-    /// A file input to the model. (type: `input_file`)
+    /// A file input to the model. Selected when `type` is `input_file`.
     case inputFile(BetaInputFileContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -786,7 +170,7 @@ public enum BetaFunctionAndCustomToolCallOutput: Codable, Hashable, Sendable, Un
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputFileContent`.
 public struct BetaInputFileContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
     /// The name of the file to be sent to the model.
     public var filename: Swift.String?
@@ -804,12 +188,12 @@ public struct BetaInputFileContent: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `BetaInputFileContent`.
     ///
     /// - Parameters:
-    ///   - fileID: The `file_id` member.
+    ///   - fileID: The JSON member `file_id`.
     ///   - filename: The name of the file to be sent to the model.
     ///   - fileData: The content of the file to be sent to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     ///   - fileURL: The URL of the file to be sent to the model.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
+    ///   - detail: The detail level of the file to be sent to the model.
     public init(
         fileID: Swift.String? = nil,
         filename: Swift.String? = nil,
@@ -868,8 +252,6 @@ public struct BetaInputFileContent: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `BetaFileInputDetail` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileInputDetail`.
@@ -925,13 +307,13 @@ public struct BetaPromptCacheBreakpointConfig: Codable, Hashable, Sendable, Spec
     }
 }
 
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision).
+/// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputImageContent`.
 public struct BetaInputImageContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
     /// The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: BetaImageDetail
@@ -943,10 +325,10 @@ public struct BetaInputImageContent: Codable, Hashable, Sendable, SpecDeviationR
     /// Creates a new `BetaInputImageContent`.
     ///
     /// - Parameters:
-    ///   - detail: The detail level of the image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - detail: The detail level of the image to be sent to the model.
+    ///   - imageURL: The JSON member `image_url`.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         detail: BetaImageDetail,
         imageURL: Swift.String? = nil,
@@ -995,8 +377,6 @@ public struct BetaInputImageContent: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `BetaImageDetail` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaImageDetail`.
@@ -1035,7 +415,7 @@ public struct BetaInputTextContent: Codable, Hashable, Sendable, SpecDeviationRe
     ///
     /// - Parameters:
     ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         text: Swift.String,
         promptCacheBreakpoint: BetaPromptCacheBreakpointConfig? = nil
@@ -1080,9 +460,9 @@ public struct BetaInputTextContent: Codable, Hashable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/BetaToolCallCallerParam`.
 public enum BetaToolCallCallerParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `direct`
+    /// Selected when `type` is `direct`.
     case direct(BetaDirectToolCallCallerParam)
-    /// type: `program`
+    /// Selected when `type` is `program`.
     case program(BetaProgramToolCallCallerParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1113,8 +493,6 @@ public enum BetaToolCallCallerParam: Codable, Hashable, Sendable, UnknownCaseRep
     }
 }
 
-/// The `BetaProgramToolCallCallerParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaProgramToolCallCallerParam`.
 public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The call ID of the program item that produced this tool call.
@@ -1157,8 +535,6 @@ public struct BetaProgramToolCallCallerParam: Codable, Hashable, Sendable, SpecD
     }
 }
 
-/// The `BetaDirectToolCallCallerParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaDirectToolCallCallerParam`.
 public struct BetaDirectToolCallCallerParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -1206,13 +582,12 @@ public struct BetaMCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporti
     public var name: Swift.String
     /// A JSON string of the arguments passed to the tool.
     public var arguments: Swift.String
-    /// The `output` member.
     public var output: Swift.String?
     /// The error from the tool call, if any.
     public var error: BetaMCPToolCallError?
     /// The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
     public var status: BetaMCPToolCallStatus?
-    /// The `approval_request_id` member.
+    /// The JSON member `approval_request_id`.
     public var approvalRequestID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1225,10 +600,9 @@ public struct BetaMCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporti
     ///   - name: The name of the tool that was run.
     ///   - arguments: A JSON string of the arguments passed to the tool.
     ///   - agent: The agent that produced this item.
-    ///   - output: The `output` member.
     ///   - error: The error from the tool call, if any.
-    ///   - status: The status of the tool call. One of `in_progress`, `completed`, `incomplete`, `calling`, or `failed`.
-    ///   - approvalRequestID: The `approval_request_id` member.
+    ///   - status: The status of the tool call.
+    ///   - approvalRequestID: The JSON member `approval_request_id`.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -1302,8 +676,6 @@ public struct BetaMCPToolCall: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `BetaMCPToolCallStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPToolCallStatus`.
@@ -1330,17 +702,15 @@ public struct BetaMCPToolCallStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
-/// The `BetaMCPToolCallError` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMCPToolCallError`.
 public enum BetaMCPToolCallError: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `mcp_protocol_error`
+    /// Selected when `type` is `mcp_protocol_error`.
     case mcpProtocolError(BetaMCPProtocolError)
-    /// type: `mcp_tool_execution_error`
+    /// Selected when `type` is `mcp_tool_execution_error`.
     case mcpToolExecutionError(BetaMCPToolExecutionError)
-    /// type: `http_error`
+    /// Selected when `type` is `http_error`.
     case httpError(BetaHTTPError)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -1374,22 +744,14 @@ public enum BetaMCPToolCallError: Codable, Hashable, Sendable, UnknownCaseRepres
     }
 }
 
-/// The `BetaHTTPError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaHTTPError`.
 public struct BetaHTTPError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.Int
-    /// The `message` member.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaHTTPError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         code: Swift.Int,
         message: Swift.String
@@ -1428,19 +790,13 @@ public struct BetaHTTPError: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `BetaMCPToolExecutionError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaMCPToolExecutionError`.
 public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `content` member.
     public var content: JSONValue
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPToolExecutionError`.
-    ///
-    /// - Parameters:
-    ///   - content: The `content` member.
     public init(content: JSONValue) {
         self.content = content
     }
@@ -1472,22 +828,14 @@ public struct BetaMCPToolExecutionError: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `BetaMCPProtocolError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaMCPProtocolError`.
 public struct BetaMCPProtocolError: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `code` member.
     public var code: Swift.Int
-    /// The `message` member.
     public var message: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaMCPProtocolError`.
-    ///
-    /// - Parameters:
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         code: Swift.Int,
         message: Swift.String
@@ -1532,13 +880,11 @@ public struct BetaMCPProtocolError: Codable, Hashable, Sendable, SpecDeviationRe
 public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
-    /// The `id` member.
     public var id: Swift.String?
     /// The ID of the approval request being answered.
     public var approvalRequestID: Swift.String
     /// Whether the request was approved.
     public var approve: Swift.Bool
-    /// The `reason` member.
     public var reason: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1549,8 +895,6 @@ public struct BetaMCPApprovalResponse: Codable, Hashable, Sendable, SpecDeviatio
     ///   - approvalRequestID: The ID of the approval request being answered.
     ///   - approve: Whether the request was approved.
     ///   - agent: The agent that produced this item.
-    ///   - id: The `id` member.
-    ///   - reason: The `reason` member.
     public init(
         approvalRequestID: Swift.String,
         approve: Swift.Bool,
@@ -1694,7 +1038,6 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable, SpecDeviationReport
     public var serverLabel: Swift.String
     /// The tools available on the server.
     public var tools: [BetaMCPListToolsTool]
-    /// The `error` member.
     public var error: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1706,7 +1049,6 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable, SpecDeviationReport
     ///   - serverLabel: The label of the MCP server.
     ///   - tools: The tools available on the server.
     ///   - agent: The agent that produced this item.
-    ///   - error: The `error` member.
     public init(
         id: Swift.String,
         serverLabel: Swift.String,
@@ -1766,11 +1108,9 @@ public struct BetaMCPListTools: Codable, Hashable, Sendable, SpecDeviationReport
 public struct BetaMCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the tool.
     public var name: Swift.String
-    /// The `description` member.
     public var description: Swift.String?
     /// The JSON schema describing the tool's input.
     public var inputSchema: [Swift.String: JSONValue]
-    /// The `annotations` member.
     public var annotations: [Swift.String: JSONValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1780,8 +1120,6 @@ public struct BetaMCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationRe
     /// - Parameters:
     ///   - name: The name of the tool.
     ///   - inputSchema: The JSON schema describing the tool's input.
-    ///   - description: The `description` member.
-    ///   - annotations: The `annotations` member.
     public init(
         name: Swift.String,
         inputSchema: [Swift.String: JSONValue],
@@ -1831,17 +1169,13 @@ public struct BetaMCPListToolsTool: Codable, Hashable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutputItemParam`.
 public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The status of the apply patch tool call output. One of `completed` or `failed`.
     public var status: BetaApplyPatchCallOutputStatusParam
-    /// The `output` member.
     public var output: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1850,11 +1184,7 @@ public struct BetaApplyPatchToolCallOutputItemParam: Codable, Hashable, Sendable
     ///
     /// - Parameters:
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
-    ///   - output: The `output` member.
+    ///   - status: The status of the apply patch tool call output.
     public init(
         callID: Swift.String,
         status: BetaApplyPatchCallOutputStatusParam,
@@ -1936,13 +1266,10 @@ public struct BetaApplyPatchCallOutputStatusParam: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallItemParam`.
 public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the apply patch tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The status of the apply patch tool call. One of `in_progress` or `completed`.
     public var status: BetaApplyPatchCallStatusParam
@@ -1955,11 +1282,8 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable, Spec
     ///
     /// - Parameters:
     ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
+    ///   - status: The status of the apply patch tool call.
     ///   - operation: The specific create, delete, or update instruction for the apply_patch tool call.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
     public init(
         callID: Swift.String,
         status: BetaApplyPatchCallStatusParam,
@@ -2024,11 +1348,11 @@ public struct BetaApplyPatchToolCallItemParam: Codable, Hashable, Sendable, Spec
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchOperationParam`.
 public enum BetaApplyPatchOperationParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Instruction for creating a new file via the apply_patch tool. (type: `create_file`)
+    /// Instruction for creating a new file via the apply_patch tool. Selected when `type` is `create_file`.
     case createFile(BetaApplyPatchCreateFileOperationParam)
-    /// Instruction for deleting an existing file via the apply_patch tool. (type: `delete_file`)
+    /// Instruction for deleting an existing file via the apply_patch tool. Selected when `type` is `delete_file`.
     case deleteFile(BetaApplyPatchDeleteFileOperationParam)
-    /// Instruction for updating an existing file via the apply_patch tool. (type: `update_file`)
+    /// Instruction for updating an existing file via the apply_patch tool. Selected when `type` is `update_file`.
     case updateFile(BetaApplyPatchUpdateFileOperationParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2237,19 +1561,15 @@ public struct BetaApplyPatchCallStatusParam: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputItemParam`.
 public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// Captured chunks of stdout and stderr output, along with their associated outcomes.
     public var output: [BetaFunctionShellCallOutputContentParam]
-    /// The `status` member.
     public var status: BetaFunctionShellCallItemStatus?
-    /// The `max_output_length` member.
+    /// The JSON member `max_output_length`.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2259,11 +1579,7 @@ public struct BetaFunctionShellCallOutputItemParam: Codable, Hashable, Sendable,
     /// - Parameters:
     ///   - callID: The unique ID of the shell tool call generated by the model.
     ///   - output: Captured chunks of stdout and stderr output, along with their associated outcomes.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
-    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - maxOutputLength: The JSON member `max_output_length`.
     public init(
         callID: Swift.String,
         output: [BetaFunctionShellCallOutputContentParam],
@@ -2414,9 +1730,9 @@ public struct BetaFunctionShellCallOutputContentParam: Codable, Hashable, Sendab
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputOutcomeParam`.
 public enum BetaFunctionShellCallOutputOutcomeParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+    /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
     case timeout(BetaFunctionShellCallOutputTimeoutOutcomeParam)
-    /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+    /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
     case exit(BetaFunctionShellCallOutputExitOutcomeParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2530,19 +1846,14 @@ public struct BetaFunctionShellCallOutputTimeoutOutcomeParam: Codable, Hashable,
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam`.
 public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The shell commands and limits that describe how to run the tool call.
     public var action: BetaFunctionShellActionParam
-    /// The `status` member.
     public var status: BetaFunctionShellCallItemStatus?
-    /// The `environment` member.
     public var environment: BetaFunctionShellCallItemParam.Environment?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2552,11 +1863,6 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable, SpecD
     /// - Parameters:
     ///   - callID: The unique ID of the shell tool call generated by the model.
     ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
-    ///   - environment: The `environment` member.
     public init(
         callID: Swift.String,
         action: BetaFunctionShellActionParam,
@@ -2625,9 +1931,9 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable, SpecD
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallItemParam/properties/environment/anyOf/0`.
     public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `local`
+        /// Selected when `type` is `local`.
         case local(BetaLocalEnvironmentParam)
-        /// type: `container_reference`
+        /// Selected when `type` is `container_reference`.
         case containerReference(BetaContainerReferenceParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2665,9 +1971,9 @@ public struct BetaFunctionShellCallItemParam: Codable, Hashable, Sendable, SpecD
 public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Ordered shell commands for the execution environment to run.
     public var commands: [Swift.String]
-    /// The `timeout_ms` member.
+    /// The JSON member `timeout_ms`.
     public var timeoutMs: Swift.Int?
-    /// The `max_output_length` member.
+    /// The JSON member `max_output_length`.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2676,8 +1982,8 @@ public struct BetaFunctionShellActionParam: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - commands: Ordered shell commands for the execution environment to run.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - timeoutMs: The JSON member `timeout_ms`.
+    ///   - maxOutputLength: The JSON member `max_output_length`.
     public init(
         commands: [Swift.String],
         timeoutMs: Swift.Int? = nil,
@@ -2728,7 +2034,6 @@ public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable, SpecDev
     public var id: Swift.String
     /// A JSON string of the output of the local shell tool call.
     public var output: Swift.String
-    /// The `status` member.
     public var status: BetaLocalShellToolCallOutput.Status?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2739,7 +2044,6 @@ public struct BetaLocalShellToolCallOutput: Codable, Hashable, Sendable, SpecDev
     ///   - id: The unique ID of the local shell tool call generated by the model.
     ///   - output: A JSON string of the output of the local shell tool call.
     ///   - agent: The agent that produced this item.
-    ///   - status: The `status` member.
     public init(
         id: Swift.String,
         output: Swift.String,
@@ -2916,13 +2220,12 @@ public struct BetaLocalShellToolCall: Codable, Hashable, Sendable, SpecDeviation
 public struct BetaLocalShellExecAction: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The command to run.
     public var command: [Swift.String]
-    /// The `timeout_ms` member.
+    /// The JSON member `timeout_ms`.
     public var timeoutMs: Swift.Int?
-    /// The `working_directory` member.
+    /// The JSON member `working_directory`.
     public var workingDirectory: Swift.String?
     /// Environment variables to set for the command.
     public var env: [Swift.String: Swift.String]
-    /// The `user` member.
     public var user: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2932,9 +2235,8 @@ public struct BetaLocalShellExecAction: Codable, Hashable, Sendable, SpecDeviati
     /// - Parameters:
     ///   - command: The command to run.
     ///   - env: Environment variables to set for the command.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - workingDirectory: The `working_directory` member.
-    ///   - user: The `user` member.
+    ///   - timeoutMs: The JSON member `timeout_ms`.
+    ///   - workingDirectory: The JSON member `working_directory`.
     public init(
         command: [Swift.String],
         env: [Swift.String: Swift.String],
@@ -3000,9 +2302,7 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDevi
     public var status: BetaCodeInterpreterToolCall.Status
     /// The ID of the container used to run the code.
     public var containerID: Swift.String
-    /// The `code` member.
     public var code: Swift.String?
-    /// The `outputs` member.
     public var outputs: [BetaCodeInterpreterToolCall.Output]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3011,11 +2311,9 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - id: The unique ID of the code interpreter tool call.
-    ///   - status: The status of the code interpreter tool call. Valid values are `in_progress`, `completed`, `incomplete`, `interpreting`, and `failed`.
+    ///   - status: The status of the code interpreter tool call.
     ///   - containerID: The ID of the container used to run the code.
     ///   - agent: The agent that produced this item.
-    ///   - code: The `code` member.
-    ///   - outputs: The `outputs` member.
     public init(
         id: Swift.String,
         status: BetaCodeInterpreterToolCall.Status,
@@ -3101,15 +2399,13 @@ public struct BetaCodeInterpreterToolCall: Codable, Hashable, Sendable, SpecDevi
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaCodeInterpreterToolCall/properties/outputs/anyOf/0/items`.
     public enum Output: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// The logs output from the code interpreter. (type: `logs`)
+        /// The logs output from the code interpreter. Selected when `type` is `logs`.
         case logs(BetaCodeInterpreterOutputLogs)
-        /// The image output from the code interpreter. (type: `image`)
+        /// The image output from the code interpreter. Selected when `type` is `image`.
         case image(BetaCodeInterpreterOutputImage)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3239,7 +2535,6 @@ public struct BetaImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationRe
     public var id: Swift.String
     /// The status of the image generation call.
     public var status: BetaImageGenToolCall.Status
-    /// The `result` member.
     public var result: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3250,7 +2545,6 @@ public struct BetaImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationRe
     ///   - id: The unique ID of the image generation call.
     ///   - status: The status of the image generation call.
     ///   - agent: The agent that produced this item.
-    ///   - result: The `result` member.
     public init(
         id: Swift.String,
         status: BetaImageGenToolCall.Status,
@@ -3324,13 +2618,11 @@ public struct BetaImageGenToolCall: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
+/// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionSummaryItemParam`.
 public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// The encrypted content of the compaction summary.
     public var encryptedContent: Swift.String
@@ -3341,8 +2633,6 @@ public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable, SpecD
     ///
     /// - Parameters:
     ///   - encryptedContent: The encrypted content of the compaction summary.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
     public init(
         encryptedContent: Swift.String,
         agent: BetaAgentTagParam? = nil,
@@ -3389,7 +2679,7 @@ public struct BetaCompactionSummaryItemParam: Codable, Hashable, Sendable, SpecD
 /// A description of the chain of thought used by a reasoning model while generating
 /// a response. Be sure to include these items in your `input` to the Responses API
 /// for subsequent turns of a conversation if you are manually
-/// [managing context](/docs/guides/conversation-state).
+/// [managing context](https://platform.openai.com/docs/guides/conversation-state).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaReasoningItem`.
 public struct BetaReasoningItem: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3397,7 +2687,7 @@ public struct BetaReasoningItem: Codable, Hashable, Sendable, SpecDeviationRepor
     public var agent: BetaAgentTag?
     /// The unique identifier of the reasoning content.
     public var id: Swift.String
-    /// The `encrypted_content` member.
+    /// The JSON member `encrypted_content`.
     public var encryptedContent: Swift.String?
     /// Reasoning summary content.
     public var summary: [BetaSummaryTextContent]
@@ -3415,9 +2705,9 @@ public struct BetaReasoningItem: Codable, Hashable, Sendable, SpecDeviationRepor
     ///   - id: The unique identifier of the reasoning content.
     ///   - summary: Reasoning summary content.
     ///   - agent: The agent that produced this item.
-    ///   - encryptedContent: The `encrypted_content` member.
+    ///   - encryptedContent: The JSON member `encrypted_content`.
     ///   - content: Reasoning text content.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     public init(
         id: Swift.String,
         summary: [BetaSummaryTextContent],
@@ -3587,13 +2877,9 @@ public struct BetaSummaryTextContent: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `BetaAdditionalToolsItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaAdditionalToolsItemParam`.
 public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// A list of additional tools made available at this item.
     public var tools: [BetaTool]
@@ -3604,8 +2890,6 @@ public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDev
     ///
     /// - Parameters:
     ///   - tools: A list of additional tools made available at this item.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
     public init(
         tools: [BetaTool],
         agent: BetaAgentTagParam? = nil,
@@ -3652,21 +2936,16 @@ public struct BetaAdditionalToolsItemParam: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `BetaToolSearchOutputItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutputItemParam`.
 public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType?
     /// The loaded tool definitions returned by the tool search output.
     public var tools: [BetaTool]
-    /// The `status` member.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3675,11 +2954,8 @@ public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDe
     ///
     /// - Parameters:
     ///   - tools: The loaded tool definitions returned by the tool search output.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - status: The `status` member.
     public init(
         tools: [BetaTool],
         agent: BetaAgentTagParam? = nil,
@@ -3738,8 +3014,6 @@ public struct BetaToolSearchOutputItemParam: Codable, Hashable, Sendable, SpecDe
     }
 }
 
-/// The `BetaFunctionCallItemStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionCallItemStatus`.
@@ -3760,21 +3034,16 @@ public struct BetaFunctionCallItemStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
-/// The `BetaToolSearchCallItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCallItemParam`.
 public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType?
     /// The arguments supplied to the tool search call.
     public var arguments: BetaEmptyModelParam
-    /// The `status` member.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3783,11 +3052,8 @@ public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDevi
     ///
     /// - Parameters:
     ///   - arguments: The arguments supplied to the tool search call.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - execution: Whether tool search was executed by the server or by the client.
-    ///   - status: The `status` member.
     public init(
         arguments: BetaEmptyModelParam,
         agent: BetaAgentTagParam? = nil,
@@ -3846,13 +3112,9 @@ public struct BetaToolSearchCallItemParam: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `BetaMultiAgentCallOutputItemParam` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutputItemParam`.
 public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// The unique ID of the multi-agent call.
     public var callID: Swift.String
@@ -3869,8 +3131,6 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable, Sp
     ///   - callID: The unique ID of the multi-agent call.
     ///   - action: The multi-agent action that produced this result.
     ///   - output: Text output returned by the multi-agent action.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
     public init(
         callID: Swift.String,
         action: BetaMultiAgentAction1,
@@ -3921,5 +3181,746 @@ public struct BetaMultiAgentCallOutputItemParam: Codable, Hashable, Sendable, Sp
         try container.encode(self.callID, forKey: .callID)
         try container.encode(self.action, forKey: .action)
         try container.encode(self.output, forKey: .output)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
+public struct BetaOutputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text content.
+    public var text: Swift.String
+    /// Citations associated with the text content.
+    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaOutputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text content.
+    ///   - annotations: Citations associated with the text content.
+    public init(
+        text: Swift.String,
+        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
+    ) {
+        self.text = text
+        self.annotations = annotations
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case annotations
+        case type
+    }
+
+    /// Decodes `BetaOutputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("output_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.annotations = try reader.optional([BetaOutputTextContentParam.AnnotationValue].self, .annotations)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("output_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.annotations, forKey: .annotations)
+    }
+
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
+    public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Selected when `type` is `file_citation`.
+        case fileCitation(BetaFileCitationParam)
+        /// Selected when `type` is `url_citation`.
+        case urlCitation(BetaURLCitationParam)
+        /// Selected when `type` is `container_file_citation`.
+        case containerFileCitation(BetaContainerFileCitationParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "file_citation":
+                self = .fileCitation(try BetaFileCitationParam(from: decoder))
+            case "url_citation":
+                self = .urlCitation(try BetaURLCitationParam(from: decoder))
+            case "container_file_citation":
+                self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .fileCitation(let value): try value.encode(to: encoder)
+            case .urlCitation(let value): try value.encode(to: encoder)
+            case .containerFileCitation(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
+public struct BetaContainerFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the first character of the citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the citation in the message.
+    public var endIndex: Swift.Int
+    /// The ID of the container.
+    public var containerID: Swift.String
+    /// The ID of the container file.
+    public var fileID: Swift.String
+    /// The filename of the container file cited.
+    public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaContainerFileCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - startIndex: The index of the first character of the citation in the message.
+    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - containerID: The ID of the container.
+    ///   - fileID: The ID of the container file.
+    ///   - filename: The filename of the container file cited.
+    public init(
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        containerID: Swift.String,
+        fileID: Swift.String,
+        filename: Swift.String
+    ) {
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.containerID = containerID
+        self.fileID = fileID
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case containerID = "container_id"
+        case fileID = "file_id"
+        case filename
+        case type
+    }
+
+    /// Decodes `BetaContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("container_file_citation", .type, required: true)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.containerID = try reader.required(Swift.String.self, .containerID)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("container_file_citation", forKey: .type)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.containerID, forKey: .containerID)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
+public struct BetaURLCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the first character of the citation in the message.
+    public var startIndex: Swift.Int
+    /// The index of the last character of the citation in the message.
+    public var endIndex: Swift.Int
+    /// The URL of the cited resource.
+    public var url: Swift.String
+    /// The title of the cited resource.
+    public var title: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaURLCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - startIndex: The index of the first character of the citation in the message.
+    ///   - endIndex: The index of the last character of the citation in the message.
+    ///   - url: The URL of the cited resource.
+    ///   - title: The title of the cited resource.
+    public init(
+        startIndex: Swift.Int,
+        endIndex: Swift.Int,
+        url: Swift.String,
+        title: Swift.String
+    ) {
+        self.startIndex = startIndex
+        self.endIndex = endIndex
+        self.url = url
+        self.title = title
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case startIndex = "start_index"
+        case endIndex = "end_index"
+        case url
+        case title
+        case type
+    }
+
+    /// Decodes `BetaURLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("url_citation", .type, required: true)
+        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
+        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
+        self.url = try reader.required(Swift.String.self, .url)
+        self.title = try reader.required(Swift.String.self, .title)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("url_citation", forKey: .type)
+        try container.encode(self.startIndex, forKey: .startIndex)
+        try container.encode(self.endIndex, forKey: .endIndex)
+        try container.encode(self.url, forKey: .url)
+        try container.encode(self.title, forKey: .title)
+    }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
+public struct BetaFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The index of the file in the list of files.
+    public var index: Swift.Int
+    /// The ID of the file.
+    public var fileID: Swift.String
+    /// The filename of the file cited.
+    public var filename: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaFileCitationParam`.
+    ///
+    /// - Parameters:
+    ///   - index: The index of the file in the list of files.
+    ///   - fileID: The ID of the file.
+    ///   - filename: The filename of the file cited.
+    public init(
+        index: Swift.Int,
+        fileID: Swift.String,
+        filename: Swift.String
+    ) {
+        self.index = index
+        self.fileID = fileID
+        self.filename = filename
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case index
+        case fileID = "file_id"
+        case filename
+        case type
+    }
+
+    /// Decodes `BetaFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("file_citation", .type, required: true)
+        self.index = try reader.required(Swift.Int.self, .index)
+        self.fileID = try reader.required(Swift.String.self, .fileID)
+        self.filename = try reader.required(Swift.String.self, .filename)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("file_citation", forKey: .type)
+        try container.encode(self.index, forKey: .index)
+        try container.encode(self.fileID, forKey: .fileID)
+        try container.encode(self.filename, forKey: .filename)
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction1`.
+public struct BetaMultiAgentAction1: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `spawn_agent`
+    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
+
+    /// `interrupt_agent`
+    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
+
+    /// `list_agents`
+    public static var listAgents: Self { Self(rawValue: "list_agents") }
+
+    /// `send_message`
+    public static var sendMessage: Self { Self(rawValue: "send_message") }
+
+    /// `followup_task`
+    public static var followupTask: Self { Self(rawValue: "followup_task") }
+
+    /// `wait_agent`
+    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
+}
+
+/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
+public struct BetaMultiAgentCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    public var id: Swift.String?
+    /// The unique ID linking this call to its output.
+    public var callID: Swift.String
+    /// The multi-agent action that was executed.
+    public var action: BetaMultiAgentAction1
+    /// The action arguments as a JSON string.
+    public var arguments: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMultiAgentCallItemParam`.
+    ///
+    /// - Parameters:
+    ///   - callID: The unique ID linking this call to its output.
+    ///   - action: The multi-agent action that was executed.
+    ///   - arguments: The action arguments as a JSON string.
+    public init(
+        callID: Swift.String,
+        action: BetaMultiAgentAction1,
+        arguments: Swift.String,
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.action = action
+        self.arguments = arguments
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case action
+        case arguments
+        case type
+    }
+
+    /// Decodes `BetaMultiAgentCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("multi_agent_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.action = try reader.required(BetaMultiAgentAction1.self, .action)
+        self.arguments = try reader.required(Swift.String.self, .arguments)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("multi_agent_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encode(self.action, forKey: .action)
+        try container.encode(self.arguments, forKey: .arguments)
+    }
+}
+
+/// A message routed between agents.
+///
+/// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
+public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    public var agent: BetaAgentTagParam?
+    public var id: Swift.String?
+    /// The sending agent identity.
+    public var author: Swift.String
+    /// The destination agent identity.
+    public var recipient: Swift.String
+    /// Plaintext, image, or encrypted content sent between agents.
+    public var content: [BetaAgentMessageItemParam.ContentItem]
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaAgentMessageItemParam`.
+    ///
+    /// - Parameters:
+    ///   - author: The sending agent identity.
+    ///   - recipient: The destination agent identity.
+    ///   - content: Plaintext, image, or encrypted content sent between agents.
+    public init(
+        author: Swift.String,
+        recipient: Swift.String,
+        content: [BetaAgentMessageItemParam.ContentItem],
+        agent: BetaAgentTagParam? = nil,
+        id: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.author = author
+        self.recipient = recipient
+        self.content = content
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case author
+        case recipient
+        case content
+        case type
+    }
+
+    /// Decodes `BetaAgentMessageItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("agent_message", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
+        self.id = try reader.optional(Swift.String.self, .id)
+        self.author = try reader.required(Swift.String.self, .author)
+        self.recipient = try reader.required(Swift.String.self, .recipient)
+        self.content = try reader.required([BetaAgentMessageItemParam.ContentItem].self, .content)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("agent_message", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encodeIfPresent(self.id, forKey: .id)
+        try container.encode(self.author, forKey: .author)
+        try container.encode(self.recipient, forKey: .recipient)
+        try container.encode(self.content, forKey: .content)
+    }
+
+    /// A plaintext, image, or encrypted agent message content part.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
+    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// A text input to the model. Selected when `type` is `input_text`.
+        case inputText(BetaInputTextContentParam)
+        /// An image input to the model. Selected when `type` is `input_image`.
+        case inputImage(BetaInputImageContentParamAutoParam)
+        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. Selected when `type` is `encrypted_content`.
+        case encryptedContent(BetaEncryptedContentParam)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "input_text":
+                self = .inputText(try BetaInputTextContentParam(from: decoder))
+            case "input_image":
+                self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
+            case "encrypted_content":
+                self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .inputText(let value): try value.encode(to: encoder)
+            case .inputImage(let value): try value.encode(to: encoder)
+            case .encryptedContent(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
+}
+
+/// Opaque encrypted content that Responses API decrypts inside trusted model execution.
+///
+/// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
+public struct BetaEncryptedContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// Opaque encrypted content.
+    public var encryptedContent: Swift.String
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaEncryptedContentParam`.
+    ///
+    /// - Parameters:
+    ///   - encryptedContent: Opaque encrypted content.
+    public init(encryptedContent: Swift.String) {
+        self.encryptedContent = encryptedContent
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case encryptedContent = "encrypted_content"
+        case type
+    }
+
+    /// Decodes `BetaEncryptedContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("encrypted_content", .type, required: true)
+        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("encrypted_content", forKey: .type)
+        try container.encode(self.encryptedContent, forKey: .encryptedContent)
+    }
+}
+
+/// An image input to the model. Learn about [image inputs](https://platform.openai.com/docs/guides/vision)
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
+public struct BetaInputImageContentParamAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The JSON member `image_url`.
+    public var imageURL: Swift.String?
+    /// The JSON member `file_id`.
+    public var fileID: Swift.String?
+    public var detail: BetaDetailEnum?
+    /// The JSON member `prompt_cache_breakpoint`.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputImageContentParamAutoParam`.
+    ///
+    /// - Parameters:
+    ///   - imageURL: The JSON member `image_url`.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
+    public init(
+        imageURL: Swift.String? = nil,
+        fileID: Swift.String? = nil,
+        detail: BetaDetailEnum? = nil,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.imageURL = imageURL
+        self.fileID = fileID
+        self.detail = detail
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case imageURL = "image_url"
+        case fileID = "file_id"
+        case detail
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes `BetaInputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_image", .type, required: true)
+        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
+        self.fileID = try reader.optional(Swift.String.self, .fileID)
+        self.detail = try reader.optional(BetaDetailEnum.self, .detail)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_image", forKey: .type)
+        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
+        try container.encodeIfPresent(self.fileID, forKey: .fileID)
+        try container.encodeIfPresent(self.detail, forKey: .detail)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
+    }
+}
+
+/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+///
+/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointParam`.
+public struct BetaPromptCacheBreakpointParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaPromptCacheBreakpointParam`.
+    public init() {
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case mode
+    }
+
+    /// Decodes `BetaPromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("explicit", .mode, required: true)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("explicit", forKey: .mode)
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaDetailEnum`.
+public struct BetaDetailEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `low`
+    public static var low: Self { Self(rawValue: "low") }
+
+    /// `high`
+    public static var high: Self { Self(rawValue: "high") }
+
+    /// `auto`
+    public static var auto: Self { Self(rawValue: "auto") }
+
+    /// `original`
+    public static var original: Self { Self(rawValue: "original") }
+}
+
+/// A text input to the model.
+///
+/// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
+public struct BetaInputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The text input to the model.
+    public var text: Swift.String
+    /// The JSON member `prompt_cache_breakpoint`.
+    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaInputTextContentParam`.
+    ///
+    /// - Parameters:
+    ///   - text: The text input to the model.
+    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
+    public init(
+        text: Swift.String,
+        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
+    ) {
+        self.text = text
+        self.promptCacheBreakpoint = promptCacheBreakpoint
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case text
+        case promptCacheBreakpoint = "prompt_cache_breakpoint"
+        case type
+    }
+
+    /// Decodes `BetaInputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("input_text", .type, required: true)
+        self.text = try reader.required(Swift.String.self, .text)
+        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, .promptCacheBreakpoint)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("input_text", forKey: .type)
+        try container.encode(self.text, forKey: .text)
+        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
     }
 }

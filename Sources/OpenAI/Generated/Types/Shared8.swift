@@ -3,792 +3,19 @@
 
 import Foundation
 
-/// The `BetaOutputTextContentParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam`.
-public struct BetaOutputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The text content.
-    public var text: Swift.String
-    /// Citations associated with the text content.
-    public var annotations: [BetaOutputTextContentParam.AnnotationValue]?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaOutputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text content.
-    ///   - annotations: Citations associated with the text content.
-    public init(
-        text: Swift.String,
-        annotations: [BetaOutputTextContentParam.AnnotationValue]? = nil
-    ) {
-        self.text = text
-        self.annotations = annotations
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case annotations
-        case type
-    }
-
-    /// Decodes `BetaOutputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("output_text", .type, required: true)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.annotations = try reader.optional([BetaOutputTextContentParam.AnnotationValue].self, .annotations)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("output_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.annotations, forKey: .annotations)
-    }
-
-    /// The `items` schema.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaOutputTextContentParam/properties/annotations/items`.
-    public enum AnnotationValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `file_citation`
-        case fileCitation(BetaFileCitationParam)
-        /// type: `url_citation`
-        case urlCitation(BetaURLCitationParam)
-        /// type: `container_file_citation`
-        case containerFileCitation(BetaContainerFileCitationParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "file_citation":
-                self = .fileCitation(try BetaFileCitationParam(from: decoder))
-            case "url_citation":
-                self = .urlCitation(try BetaURLCitationParam(from: decoder))
-            case "container_file_citation":
-                self = .containerFileCitation(try BetaContainerFileCitationParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .fileCitation(let value): try value.encode(to: encoder)
-            case .urlCitation(let value): try value.encode(to: encoder)
-            case .containerFileCitation(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// The `BetaContainerFileCitationParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaContainerFileCitationParam`.
-public struct BetaContainerFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The index of the first character of the citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    public var endIndex: Swift.Int
-    /// The ID of the container.
-    public var containerID: Swift.String
-    /// The ID of the container file.
-    public var fileID: Swift.String
-    /// The filename of the container file cited.
-    public var filename: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaContainerFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
-    ///   - containerID: The ID of the container.
-    ///   - fileID: The ID of the container file.
-    ///   - filename: The filename of the container file cited.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        containerID: Swift.String,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.containerID = containerID
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case containerID = "container_id"
-        case fileID = "file_id"
-        case filename
-        case type
-    }
-
-    /// Decodes `BetaContainerFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("container_file_citation", .type, required: true)
-        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
-        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
-        self.containerID = try reader.required(Swift.String.self, .containerID)
-        self.fileID = try reader.required(Swift.String.self, .fileID)
-        self.filename = try reader.required(Swift.String.self, .filename)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("container_file_citation", forKey: .type)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.containerID, forKey: .containerID)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// The `BetaUrlCitationParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaUrlCitationParam`.
-public struct BetaURLCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The index of the first character of the citation in the message.
-    public var startIndex: Swift.Int
-    /// The index of the last character of the citation in the message.
-    public var endIndex: Swift.Int
-    /// The URL of the cited resource.
-    public var url: Swift.String
-    /// The title of the cited resource.
-    public var title: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaURLCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - startIndex: The index of the first character of the citation in the message.
-    ///   - endIndex: The index of the last character of the citation in the message.
-    ///   - url: The URL of the cited resource.
-    ///   - title: The title of the cited resource.
-    public init(
-        startIndex: Swift.Int,
-        endIndex: Swift.Int,
-        url: Swift.String,
-        title: Swift.String
-    ) {
-        self.startIndex = startIndex
-        self.endIndex = endIndex
-        self.url = url
-        self.title = title
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case startIndex = "start_index"
-        case endIndex = "end_index"
-        case url
-        case title
-        case type
-    }
-
-    /// Decodes `BetaURLCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("url_citation", .type, required: true)
-        self.startIndex = try reader.required(Swift.Int.self, .startIndex)
-        self.endIndex = try reader.required(Swift.Int.self, .endIndex)
-        self.url = try reader.required(Swift.String.self, .url)
-        self.title = try reader.required(Swift.String.self, .title)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("url_citation", forKey: .type)
-        try container.encode(self.startIndex, forKey: .startIndex)
-        try container.encode(self.endIndex, forKey: .endIndex)
-        try container.encode(self.url, forKey: .url)
-        try container.encode(self.title, forKey: .title)
-    }
-}
-
-/// The `BetaFileCitationParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFileCitationParam`.
-public struct BetaFileCitationParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The index of the file in the list of files.
-    public var index: Swift.Int
-    /// The ID of the file.
-    public var fileID: Swift.String
-    /// The filename of the file cited.
-    public var filename: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaFileCitationParam`.
-    ///
-    /// - Parameters:
-    ///   - index: The index of the file in the list of files.
-    ///   - fileID: The ID of the file.
-    ///   - filename: The filename of the file cited.
-    public init(
-        index: Swift.Int,
-        fileID: Swift.String,
-        filename: Swift.String
-    ) {
-        self.index = index
-        self.fileID = fileID
-        self.filename = filename
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case index
-        case fileID = "file_id"
-        case filename
-        case type
-    }
-
-    /// Decodes `BetaFileCitationParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("file_citation", .type, required: true)
-        self.index = try reader.required(Swift.Int.self, .index)
-        self.fileID = try reader.required(Swift.String.self, .fileID)
-        self.filename = try reader.required(Swift.String.self, .filename)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("file_citation", forKey: .type)
-        try container.encode(self.index, forKey: .index)
-        try container.encode(self.fileID, forKey: .fileID)
-        try container.encode(self.filename, forKey: .filename)
-    }
-}
-
-/// The `BetaMultiAgentAction1` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction1`.
-public struct BetaMultiAgentAction1: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `spawn_agent`
-    public static var spawnAgent: Self { Self(rawValue: "spawn_agent") }
-
-    /// `interrupt_agent`
-    public static var interruptAgent: Self { Self(rawValue: "interrupt_agent") }
-
-    /// `list_agents`
-    public static var listAgents: Self { Self(rawValue: "list_agents") }
-
-    /// `send_message`
-    public static var sendMessage: Self { Self(rawValue: "send_message") }
-
-    /// `followup_task`
-    public static var followupTask: Self { Self(rawValue: "followup_task") }
-
-    /// `wait_agent`
-    public static var waitAgent: Self { Self(rawValue: "wait_agent") }
-}
-
-/// The `BetaMultiAgentCallItemParam` schema.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallItemParam`.
-public struct BetaMultiAgentCallItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The `id` member.
-    public var id: Swift.String?
-    /// The unique ID linking this call to its output.
-    public var callID: Swift.String
-    /// The multi-agent action that was executed.
-    public var action: BetaMultiAgentAction1
-    /// The action arguments as a JSON string.
-    public var arguments: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaMultiAgentCallItemParam`.
-    ///
-    /// - Parameters:
-    ///   - callID: The unique ID linking this call to its output.
-    ///   - action: The multi-agent action that was executed.
-    ///   - arguments: The action arguments as a JSON string.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    public init(
-        callID: Swift.String,
-        action: BetaMultiAgentAction1,
-        arguments: Swift.String,
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.action = action
-        self.arguments = arguments
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case action
-        case arguments
-        case type
-    }
-
-    /// Decodes `BetaMultiAgentCallItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("multi_agent_call", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
-        self.id = try reader.optional(Swift.String.self, .id)
-        self.callID = try reader.required(Swift.String.self, .callID)
-        self.action = try reader.required(BetaMultiAgentAction1.self, .action)
-        self.arguments = try reader.required(Swift.String.self, .arguments)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("multi_agent_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encode(self.action, forKey: .action)
-        try container.encode(self.arguments, forKey: .arguments)
-    }
-}
-
-/// A message routed between agents.
-///
-/// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam`.
-public struct BetaAgentMessageItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
-    public var agent: BetaAgentTagParam?
-    /// The `id` member.
-    public var id: Swift.String?
-    /// The sending agent identity.
-    public var author: Swift.String
-    /// The destination agent identity.
-    public var recipient: Swift.String
-    /// Plaintext, image, or encrypted content sent between agents.
-    public var content: [BetaAgentMessageItemParam.ContentItem]
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaAgentMessageItemParam`.
-    ///
-    /// - Parameters:
-    ///   - author: The sending agent identity.
-    ///   - recipient: The destination agent identity.
-    ///   - content: Plaintext, image, or encrypted content sent between agents.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    public init(
-        author: Swift.String,
-        recipient: Swift.String,
-        content: [BetaAgentMessageItemParam.ContentItem],
-        agent: BetaAgentTagParam? = nil,
-        id: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.author = author
-        self.recipient = recipient
-        self.content = content
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case author
-        case recipient
-        case content
-        case type
-    }
-
-    /// Decodes `BetaAgentMessageItemParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("agent_message", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTagParam.self, .agent)
-        self.id = try reader.optional(Swift.String.self, .id)
-        self.author = try reader.required(Swift.String.self, .author)
-        self.recipient = try reader.required(Swift.String.self, .recipient)
-        self.content = try reader.required([BetaAgentMessageItemParam.ContentItem].self, .content)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("agent_message", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encodeIfPresent(self.id, forKey: .id)
-        try container.encode(self.author, forKey: .author)
-        try container.encode(self.recipient, forKey: .recipient)
-        try container.encode(self.content, forKey: .content)
-    }
-
-    /// A plaintext, image, or encrypted agent message content part.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaAgentMessageItemParam/properties/content/items`.
-    public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A text input to the model. (type: `input_text`)
-        case inputText(BetaInputTextContentParam)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
-        case inputImage(BetaInputImageContentParamAutoParam)
-        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
-        case encryptedContent(BetaEncryptedContentParam)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "input_text":
-                self = .inputText(try BetaInputTextContentParam(from: decoder))
-            case "input_image":
-                self = .inputImage(try BetaInputImageContentParamAutoParam(from: decoder))
-            case "encrypted_content":
-                self = .encryptedContent(try BetaEncryptedContentParam(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .inputText(let value): try value.encode(to: encoder)
-            case .inputImage(let value): try value.encode(to: encoder)
-            case .encryptedContent(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
-/// Opaque encrypted content that Responses API decrypts inside trusted model execution.
-///
-/// - Remark: Generated from `#/components/schemas/BetaEncryptedContentParam`.
-public struct BetaEncryptedContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// Opaque encrypted content.
-    public var encryptedContent: Swift.String
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaEncryptedContentParam`.
-    ///
-    /// - Parameters:
-    ///   - encryptedContent: Opaque encrypted content.
-    public init(encryptedContent: Swift.String) {
-        self.encryptedContent = encryptedContent
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case encryptedContent = "encrypted_content"
-        case type
-    }
-
-    /// Decodes `BetaEncryptedContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("encrypted_content", .type, required: true)
-        self.encryptedContent = try reader.required(Swift.String.self, .encryptedContent)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("encrypted_content", forKey: .type)
-        try container.encode(self.encryptedContent, forKey: .encryptedContent)
-    }
-}
-
-/// An image input to the model. Learn about [image inputs](/docs/guides/vision)
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputImageContentParamAutoParam`.
-public struct BetaInputImageContentParamAutoParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
-    public var imageURL: Swift.String?
-    /// The `file_id` member.
-    public var fileID: Swift.String?
-    /// The `detail` member.
-    public var detail: BetaDetailEnum?
-    /// The `prompt_cache_breakpoint` member.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaInputImageContentParamAutoParam`.
-    ///
-    /// - Parameters:
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - detail: The `detail` member.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        imageURL: Swift.String? = nil,
-        fileID: Swift.String? = nil,
-        detail: BetaDetailEnum? = nil,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.imageURL = imageURL
-        self.fileID = fileID
-        self.detail = detail
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case imageURL = "image_url"
-        case fileID = "file_id"
-        case detail
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    /// Decodes `BetaInputImageContentParamAutoParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("input_image", .type, required: true)
-        self.imageURL = try reader.optional(Swift.String.self, .imageURL)
-        self.fileID = try reader.optional(Swift.String.self, .fileID)
-        self.detail = try reader.optional(BetaDetailEnum.self, .detail)
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, .promptCacheBreakpoint)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_image", forKey: .type)
-        try container.encodeIfPresent(self.imageURL, forKey: .imageURL)
-        try container.encodeIfPresent(self.fileID, forKey: .fileID)
-        try container.encodeIfPresent(self.detail, forKey: .detail)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
-/// Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
-///
-/// - Remark: Generated from `#/components/schemas/BetaPromptCacheBreakpointParam`.
-public struct BetaPromptCacheBreakpointParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaPromptCacheBreakpointParam`.
-    public init() {
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case mode
-    }
-
-    /// Decodes `BetaPromptCacheBreakpointParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("explicit", .mode, required: true)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("explicit", forKey: .mode)
-    }
-}
-
-/// The `BetaDetailEnum` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaDetailEnum`.
-public struct BetaDetailEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `low`
-    public static var low: Self { Self(rawValue: "low") }
-
-    /// `high`
-    public static var high: Self { Self(rawValue: "high") }
-
-    /// `auto`
-    public static var auto: Self { Self(rawValue: "auto") }
-
-    /// `original`
-    public static var original: Self { Self(rawValue: "original") }
-}
-
-/// A text input to the model.
-///
-/// - Remark: Generated from `#/components/schemas/BetaInputTextContentParam`.
-public struct BetaInputTextContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The text input to the model.
-    public var text: Swift.String
-    /// The `prompt_cache_breakpoint` member.
-    public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaInputTextContentParam`.
-    ///
-    /// - Parameters:
-    ///   - text: The text input to the model.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
-    public init(
-        text: Swift.String,
-        promptCacheBreakpoint: BetaPromptCacheBreakpointParam? = nil
-    ) {
-        self.text = text
-        self.promptCacheBreakpoint = promptCacheBreakpoint
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case text
-        case promptCacheBreakpoint = "prompt_cache_breakpoint"
-        case type
-    }
-
-    /// Decodes `BetaInputTextContentParam` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("input_text", .type, required: true)
-        self.text = try reader.required(Swift.String.self, .text)
-        self.promptCacheBreakpoint = try reader.optional(BetaPromptCacheBreakpointParam.self, .promptCacheBreakpoint)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("input_text", forKey: .type)
-        try container.encode(self.text, forKey: .text)
-        try container.encodeIfPresent(self.promptCacheBreakpoint, forKey: .promptCacheBreakpoint)
-    }
-}
-
 /// The output of a function tool call.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam`.
 public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Text, image, or file output of the function tool call.
     public var output: BetaFunctionCallOutputItemParam.Output
-    /// The `name` member.
     public var name: Swift.String?
-    /// The `namespace` member.
     public var namespace: Swift.String?
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
-    /// The `status` member.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -797,13 +24,7 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable, Spec
     ///
     /// - Parameters:
     ///   - output: Text, image, or file output of the function tool call.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - callID: The `call_id` member.
-    ///   - name: The `name` member.
-    ///   - namespace: The `namespace` member.
-    ///   - caller: The `caller` member.
-    ///   - status: The `status` member.
+    ///   - callID: The JSON member `call_id`.
     public init(
         output: BetaFunctionCallOutputItemParam.Output,
         agent: BetaAgentTagParam? = nil,
@@ -919,11 +140,11 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable, Spec
         ///
         /// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputItemParam/properties/output/oneOf/1/items`.
         public enum Value: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-            /// A text input to the model. (type: `input_text`)
+            /// A text input to the model. Selected when `type` is `input_text`.
             case inputText(BetaInputTextContentParam)
-            /// An image input to the model. Learn about [image inputs](/docs/guides/vision) (type: `input_image`)
+            /// An image input to the model. Selected when `type` is `input_image`.
             case inputImage(BetaInputImageContentParamAutoParam)
-            /// A file input to the model. (type: `input_file`)
+            /// A file input to the model. Selected when `type` is `input_file`.
             case inputFile(BetaInputFileContentParam)
             /// A variant this SDK does not know, kept as its raw JSON.
             case unknown(JSONValue)
@@ -963,17 +184,16 @@ public struct BetaFunctionCallOutputItemParam: Codable, Hashable, Sendable, Spec
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputFileContentParam`.
 public struct BetaInputFileContentParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
-    /// The `filename` member.
     public var filename: Swift.String?
-    /// The `file_data` member.
+    /// The JSON member `file_data`.
     public var fileData: Swift.String?
-    /// The `file_url` member.
+    /// The JSON member `file_url`.
     public var fileURL: Swift.String?
     /// The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
     public var detail: BetaFileDetailEnum?
-    /// The `prompt_cache_breakpoint` member.
+    /// The JSON member `prompt_cache_breakpoint`.
     public var promptCacheBreakpoint: BetaPromptCacheBreakpointParam?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -981,12 +201,11 @@ public struct BetaInputFileContentParam: Codable, Hashable, Sendable, SpecDeviat
     /// Creates a new `BetaInputFileContentParam`.
     ///
     /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - filename: The `filename` member.
-    ///   - fileData: The `file_data` member.
-    ///   - fileURL: The `file_url` member.
-    ///   - detail: The detail level of the file to be sent to the model. Use `auto` to let the system select the detail level; for GPT-5.6 and later models, `auto` uses high-quality rendering, which may increase input token usage. Use `low` for lower-cost rendering, or `high` to render the file at higher quality. Defaults to `auto`.
-    ///   - promptCacheBreakpoint: The `prompt_cache_breakpoint` member.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - fileData: The JSON member `file_data`.
+    ///   - fileURL: The JSON member `file_url`.
+    ///   - detail: The detail level of the file to be sent to the model.
+    ///   - promptCacheBreakpoint: The JSON member `prompt_cache_breakpoint`.
     public init(
         fileID: Swift.String? = nil,
         filename: Swift.String? = nil,
@@ -1045,8 +264,6 @@ public struct BetaInputFileContentParam: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `BetaFileDetailEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileDetailEnum`.
@@ -1068,7 +285,7 @@ public struct BetaFileDetailEnum: OpenEnum {
 }
 
 /// A tool call to run a function. See the
-/// [function calling guide](/docs/guides/function-calling) for more information.
+/// [function calling guide](https://platform.openai.com/docs/guides/function-calling) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionToolCall`.
 public struct BetaFunctionToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1078,7 +295,6 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable, SpecDeviationRe
     public var id: Swift.String?
     /// The unique ID of the function tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The namespace of the function to run.
     public var namespace: Swift.String?
@@ -1100,9 +316,8 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable, SpecDeviationRe
     ///   - arguments: A JSON string of the arguments to pass to the function.
     ///   - agent: The agent that produced this item.
     ///   - id: The unique ID of the function tool call.
-    ///   - caller: The `caller` member.
     ///   - namespace: The namespace of the function to run.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     public init(
         callID: Swift.String,
         name: Swift.String,
@@ -1195,7 +410,7 @@ public struct BetaFunctionToolCall: Codable, Hashable, Sendable, SpecDeviationRe
 }
 
 /// The results of a web search tool call. See the
-/// [web search guide](/docs/guides/tools-web-search) for more information.
+/// [web search guide](https://platform.openai.com/docs/guides/tools-web-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall`.
 public struct BetaWebSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1297,11 +512,11 @@ public struct BetaWebSearchToolCall: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Remark: Generated from `#/components/schemas/BetaWebSearchToolCall/properties/action`.
     public enum Action: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Action type "search" - Performs a web search query. (type: `search`)
+        /// Action type "search" - Performs a web search query. Selected when `type` is `search`.
         case search(BetaWebSearchActionSearch)
-        /// Action type "open_page" - Opens a specific URL from search results. (type: `open_page`)
+        /// Action type "open_page" - Opens a specific URL from search results. Selected when `type` is `open_page`.
         case openPage(BetaWebSearchActionOpenPage)
-        /// Action type "find_in_page": Searches for a pattern within a loaded page. (type: `find_in_page`)
+        /// Action type "find_in_page": Searches for a pattern within a loaded page. Selected when `type` is `find_in_page`.
         case findInPage(BetaWebSearchActionFind)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1514,7 +729,7 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable, SpecDeviat
         /// Creates a new `Source`.
         ///
         /// - Parameters:
-        ///   - type: The type of source. Always `url`.
+        ///   - type: The type of source.
         ///   - url: The URL of the source.
         public init(
             type: BetaWebSearchActionSearch.Source.TypeValue,
@@ -1575,17 +790,14 @@ public struct BetaWebSearchActionSearch: Codable, Hashable, Sendable, SpecDeviat
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputItemParam`.
 public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `agent` member.
     public var agent: BetaAgentTagParam?
-    /// The `id` member.
     public var id: Swift.String?
     /// The ID of the computer tool call that produced the output.
     public var callID: Swift.String
     /// A computer screenshot image used with the computer use tool.
     public var output: BetaComputerScreenshotImage
-    /// The `acknowledged_safety_checks` member.
+    /// The JSON member `acknowledged_safety_checks`.
     public var acknowledgedSafetyChecks: [BetaComputerCallSafetyCheckParam]?
-    /// The `status` member.
     public var status: BetaFunctionCallItemStatus?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1595,10 +807,7 @@ public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable, Spec
     /// - Parameters:
     ///   - callID: The ID of the computer tool call that produced the output.
     ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - agent: The `agent` member.
-    ///   - id: The `id` member.
-    ///   - acknowledgedSafetyChecks: The `acknowledged_safety_checks` member.
-    ///   - status: The `status` member.
+    ///   - acknowledgedSafetyChecks: The JSON member `acknowledged_safety_checks`.
     public init(
         callID: Swift.String,
         output: BetaComputerScreenshotImage,
@@ -1663,9 +872,7 @@ public struct BetaComputerCallOutputItemParam: Codable, Hashable, Sendable, Spec
 public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the pending safety check.
     public var id: Swift.String
-    /// The `code` member.
     public var code: Swift.String?
-    /// The `message` member.
     public var message: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1674,8 +881,6 @@ public struct BetaComputerCallSafetyCheckParam: Codable, Hashable, Sendable, Spe
     ///
     /// - Parameters:
     ///   - id: The ID of the pending safety check.
-    ///   - code: The `code` member.
-    ///   - message: The `message` member.
     public init(
         id: Swift.String,
         code: Swift.String? = nil,
@@ -1771,7 +976,7 @@ public struct BetaComputerScreenshotImage: Codable, Hashable, Sendable, SpecDevi
 }
 
 /// A tool call to a computer use tool. See the
-/// [computer use guide](/docs/guides/tools-computer-use) for more information.
+/// [computer use guide](https://platform.openai.com/docs/guides/tools-computer-use) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCall`.
 public struct BetaComputerToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1781,7 +986,6 @@ public struct BetaComputerToolCall: Codable, Hashable, Sendable, SpecDeviationRe
     public var id: Swift.String
     /// An identifier used when responding to the tool call with output.
     public var callID: Swift.String
-    /// The `action` member.
     public var action: BetaComputerAction?
     /// Flattened batched actions for `computer_use`. Each action includes an
     /// `type` discriminator and action-specific fields.
@@ -1800,10 +1004,9 @@ public struct BetaComputerToolCall: Codable, Hashable, Sendable, SpecDeviationRe
     ///   - id: The unique ID of the computer call.
     ///   - callID: An identifier used when responding to the tool call with output.
     ///   - pendingSafetyChecks: The pending safety checks for the computer call.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     ///   - agent: The agent that produced this item.
-    ///   - action: The `action` member.
-    ///   - actions: Flattened batched actions for `computer_use`. Each action includes an
+    ///   - actions: Flattened batched actions for `computer_use`.
     public init(
         id: Swift.String,
         callID: Swift.String,
@@ -1896,29 +1099,27 @@ public struct BetaComputerToolCall: Codable, Hashable, Sendable, SpecDeviationRe
 /// - Remark: Generated from `#/components/schemas/BetaComputerActionList`.
 public typealias BetaComputerActionList = [BetaComputerAction]
 
-/// The `BetaComputerAction` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerAction`.
 public enum BetaComputerAction: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A click action. (type: `click`)
+    /// A click action. Selected when `type` is `click`.
     case click(BetaClickParam)
-    /// A double click action. (type: `double_click`)
+    /// A double click action. Selected when `type` is `double_click`.
     case doubleClick(BetaDoubleClickAction)
-    /// A drag action. (type: `drag`)
+    /// A drag action. Selected when `type` is `drag`.
     case drag(BetaDragParam)
-    /// A collection of keypresses the model would like to perform. (type: `keypress`)
+    /// A collection of keypresses the model would like to perform. Selected when `type` is `keypress`.
     case keypress(BetaKeyPressAction)
-    /// A mouse move action. (type: `move`)
+    /// A mouse move action. Selected when `type` is `move`.
     case move(BetaMoveParam)
-    /// A screenshot action. (type: `screenshot`)
+    /// A screenshot action. Selected when `type` is `screenshot`.
     case screenshot(BetaScreenshotParam)
-    /// A scroll action. (type: `scroll`)
+    /// A scroll action. Selected when `type` is `scroll`.
     case scroll(BetaScrollParam)
-    /// An action to type in text. (type: `type`)
+    /// An action to type in text. Selected when `type` is `type`.
     case type(BetaTypeParam)
-    /// A wait action. (type: `wait`)
+    /// A wait action. Selected when `type` is `wait`.
     case wait(BetaWaitParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2061,7 +1262,6 @@ public struct BetaScrollParam: Codable, Hashable, Sendable, SpecDeviationReporti
     public var scrollX: Swift.Int
     /// The vertical scroll distance.
     public var scrollY: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2073,7 +1273,6 @@ public struct BetaScrollParam: Codable, Hashable, Sendable, SpecDeviationReporti
     ///   - y: The y-coordinate where the scroll occurred.
     ///   - scrollX: The horizontal scroll distance.
     ///   - scrollY: The vertical scroll distance.
-    ///   - keys: The `keys` member.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -2170,7 +1369,6 @@ public struct BetaMoveParam: Codable, Hashable, Sendable, SpecDeviationReporting
     public var x: Swift.Int
     /// The y-coordinate to move to.
     public var y: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2180,7 +1378,6 @@ public struct BetaMoveParam: Codable, Hashable, Sendable, SpecDeviationReporting
     /// - Parameters:
     ///   - x: The x-coordinate to move to.
     ///   - y: The y-coordinate to move to.
-    ///   - keys: The `keys` member.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -2236,7 +1433,7 @@ public struct BetaKeyPressAction: Codable, Hashable, Sendable, SpecDeviationRepo
     /// Creates a new `BetaKeyPressAction`.
     ///
     /// - Parameters:
-    ///   - keys: The combination of keys the model is requesting to be pressed. This is an array of strings, each representing a key.
+    ///   - keys: The combination of keys the model is requesting to be pressed.
     public init(keys: [Swift.String]) {
         self.keys = keys
     }
@@ -2280,7 +1477,6 @@ public struct BetaDragParam: Codable, Hashable, Sendable, SpecDeviationReporting
     /// ]
     /// ```
     public var path: [BetaCoordParam]
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2288,8 +1484,7 @@ public struct BetaDragParam: Codable, Hashable, Sendable, SpecDeviationReporting
     /// Creates a new `BetaDragParam`.
     ///
     /// - Parameters:
-    ///   - path: An array of coordinates representing the path of the drag action. Coordinates will appear as an array of objects, eg
-    ///   - keys: The `keys` member.
+    ///   - path: An array of coordinates representing the path of the drag action.
     public init(
         path: [BetaCoordParam],
         keys: [Swift.String]? = nil
@@ -2387,7 +1582,6 @@ public struct BetaDoubleClickAction: Codable, Hashable, Sendable, SpecDeviationR
     public var x: Swift.Int
     /// The y-coordinate where the double click occurred.
     public var y: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2397,7 +1591,6 @@ public struct BetaDoubleClickAction: Codable, Hashable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - x: The x-coordinate where the double click occurred.
     ///   - y: The y-coordinate where the double click occurred.
-    ///   - keys: The `keys` member.
     public init(
         x: Swift.Int,
         y: Swift.Int,
@@ -2451,7 +1644,6 @@ public struct BetaClickParam: Codable, Hashable, Sendable, SpecDeviationReportin
     public var x: Swift.Int
     /// The y-coordinate where the click occurred.
     public var y: Swift.Int
-    /// The `keys` member.
     public var keys: [Swift.String]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2459,10 +1651,9 @@ public struct BetaClickParam: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `BetaClickParam`.
     ///
     /// - Parameters:
-    ///   - button: Indicates which mouse button was pressed during the click. One of `left`, `right`, `wheel`, `back`, or `forward`.
+    ///   - button: Indicates which mouse button was pressed during the click.
     ///   - x: The x-coordinate where the click occurred.
     ///   - y: The y-coordinate where the click occurred.
-    ///   - keys: The `keys` member.
     public init(
         button: BetaClickButtonType,
         x: Swift.Int,
@@ -2511,8 +1702,6 @@ public struct BetaClickParam: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `BetaClickButtonType` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaClickButtonType`.
@@ -2540,7 +1729,7 @@ public struct BetaClickButtonType: OpenEnum {
 }
 
 /// The results of a file search tool call. See the
-/// [file search guide](/docs/guides/tools-file-search) for more information.
+/// [file search guide](https://platform.openai.com/docs/guides/tools-file-search) for more information.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall`.
 public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -2553,7 +1742,6 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviation
     public var status: BetaFileSearchToolCall.Status
     /// The queries used to search for files.
     public var queries: [Swift.String]
-    /// The `results` member.
     public var results: [BetaFileSearchToolCall.ResultValue]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2562,10 +1750,9 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - id: The unique ID of the file search tool call.
-    ///   - status: The status of the file search tool call. One of `in_progress`,
+    ///   - status: The status of the file search tool call.
     ///   - queries: The queries used to search for files.
     ///   - agent: The agent that produced this item.
-    ///   - results: The `results` member.
     public init(
         id: Swift.String,
         status: BetaFileSearchToolCall.Status,
@@ -2647,8 +1834,6 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviation
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/BetaFileSearchToolCall/properties/results/anyOf/0/items`.
     public struct ResultValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The unique ID of the file.
@@ -2657,7 +1842,6 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviation
         public var text: Swift.String?
         /// The name of the file.
         public var filename: Swift.String?
-        /// The `attributes` member.
         public var attributes: BetaVectorStoreFileAttributes?
         /// The relevance score of the file - a value between 0 and 1.
         public var score: Swift.Double?
@@ -2670,7 +1854,6 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviation
         ///   - fileID: The unique ID of the file.
         ///   - text: The text that was retrieved from the file.
         ///   - filename: The name of the file.
-        ///   - attributes: The `attributes` member.
         ///   - score: The relevance score of the file - a value between 0 and 1.
         public init(
             fileID: Swift.String? = nil,
@@ -2723,13 +1906,9 @@ public struct BetaFileSearchToolCall: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `BetaVectorStoreFileAttributes` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes`.
 public typealias BetaVectorStoreFileAttributes = [Swift.String: BetaVectorStoreFileAttributesValue]
 
-/// The `additionalProperties` schema.
-///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaVectorStoreFileAttributes/anyOf/0/additionalProperties`.
@@ -2785,7 +1964,6 @@ public struct BetaOutputMessage: Codable, Hashable, Sendable, SpecDeviationRepor
     public var id: Swift.String
     /// The content of the output message.
     public var content: [BetaOutputMessageContent]
-    /// The `phase` member.
     public var phase: BetaMessagePhase?
     /// The status of the message input. One of `in_progress`, `completed`, or
     /// `incomplete`. Populated when input items are returned via API.
@@ -2798,9 +1976,8 @@ public struct BetaOutputMessage: Codable, Hashable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - id: The unique ID of the output message.
     ///   - content: The content of the output message.
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - status: The status of the message input.
     ///   - agent: The agent that produced this item.
-    ///   - phase: The `phase` member.
     public init(
         id: Swift.String,
         content: [BetaOutputMessageContent],
@@ -2901,15 +2078,13 @@ public struct BetaMessagePhase: OpenEnum {
     public static var finalAnswer: Self { Self(rawValue: "final_answer") }
 }
 
-/// The `BetaOutputMessageContent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaOutputMessageContent`.
 public enum BetaOutputMessageContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text output from the model. (type: `output_text`)
+    /// A text output from the model. Selected when `type` is `output_text`.
     case outputText(BetaOutputTextContent)
-    /// A refusal from the model. (type: `refusal`)
+    /// A refusal from the model. Selected when `type` is `refusal`.
     case refusal(BetaRefusalContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -2992,7 +2167,6 @@ public struct BetaOutputTextContent: Codable, Hashable, Sendable, SpecDeviationR
     public var text: Swift.String
     /// The annotations of the text output.
     public var annotations: [BetaAnnotation]
-    /// The `logprobs` member.
     public var logprobs: [BetaLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3002,7 +2176,6 @@ public struct BetaOutputTextContent: Codable, Hashable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - text: The text output from the model.
     ///   - annotations: The annotations of the text output.
-    ///   - logprobs: The `logprobs` member.
     public init(
         text: Swift.String,
         annotations: [BetaAnnotation],
@@ -3050,13 +2223,10 @@ public struct BetaOutputTextContent: Codable, Hashable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/BetaLogProb`.
 public struct BetaLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `token` member.
     public var token: Swift.String
-    /// The `logprob` member.
     public var logprob: Swift.Double
-    /// The `bytes` member.
     public var bytes: [Swift.Int]
-    /// The `top_logprobs` member.
+    /// The JSON member `top_logprobs`.
     public var topLogprobs: [BetaTopLogProb]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3064,10 +2234,7 @@ public struct BetaLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `BetaLogProb`.
     ///
     /// - Parameters:
-    ///   - token: The `token` member.
-    ///   - logprob: The `logprob` member.
-    ///   - bytes: The `bytes` member.
-    ///   - topLogprobs: The `top_logprobs` member.
+    ///   - topLogprobs: The JSON member `top_logprobs`.
     public init(
         token: Swift.String,
         logprob: Swift.Double,
@@ -3117,21 +2284,13 @@ public struct BetaLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTopLogProb`.
 public struct BetaTopLogProb: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `token` member.
     public var token: Swift.String
-    /// The `logprob` member.
     public var logprob: Swift.Double
-    /// The `bytes` member.
     public var bytes: [Swift.Int]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTopLogProb`.
-    ///
-    /// - Parameters:
-    ///   - token: The `token` member.
-    ///   - logprob: The `logprob` member.
-    ///   - bytes: The `bytes` member.
     public init(
         token: Swift.String,
         logprob: Swift.Double,
@@ -3178,13 +2337,13 @@ public struct BetaTopLogProb: Codable, Hashable, Sendable, SpecDeviationReportin
 ///
 /// - Remark: Generated from `#/components/schemas/BetaAnnotation`.
 public enum BetaAnnotation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A citation to a file. (type: `file_citation`)
+    /// A citation to a file. Selected when `type` is `file_citation`.
     case fileCitation(BetaFileCitationBody)
-    /// A citation for a web resource used to generate a model response. (type: `url_citation`)
+    /// A citation for a web resource used to generate a model response. Selected when `type` is `url_citation`.
     case urlCitation(BetaURLCitationBody)
-    /// A citation for a container file used to generate a model response. (type: `container_file_citation`)
+    /// A citation for a container file used to generate a model response. Selected when `type` is `container_file_citation`.
     case containerFileCitation(BetaContainerFileCitationBody)
-    /// A path to a file. (type: `file_path`)
+    /// A path to a file. Selected when `type` is `file_path`.
     case filePath(BetaFilePath)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3507,10 +2666,10 @@ public struct BetaInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `BetaInputMessage`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `system`, or `developer`.
-    ///   - content: A list of one or many input items to the model, containing different content
+    ///   - role: The role of the message input.
+    ///   - content: A list of one or many input items to the model, containing different content types.
     ///   - agent: The agent that produced this item.
-    ///   - status: The status of item. One of `in_progress`, `completed`, or
+    ///   - status: The status of item.
     public init(
         role: BetaInputMessage.RoleValue,
         content: BetaInputMessageContentList,
@@ -3610,17 +2769,15 @@ public struct BetaInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
 /// - Remark: Generated from `#/components/schemas/BetaInputMessageContentList`.
 public typealias BetaInputMessageContentList = [BetaInputContent]
 
-/// The `BetaInputContent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaInputContent`.
 public enum BetaInputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// A text input to the model. (type: `input_text`)
+    /// A text input to the model. Selected when `type` is `input_text`.
     case inputText(BetaInputTextContent)
-    /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+    /// An image input to the model. Selected when `type` is `input_image`.
     case inputImage(BetaInputImageContent)
-    /// A file input to the model. (type: `input_file`)
+    /// A file input to the model. Selected when `type` is `input_file`.
     case inputFile(BetaInputFileContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -3668,7 +2825,6 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable, SpecDeviationRe
     /// Text, image, or audio input to the model, used to generate a response.
     /// Can also contain previous assistant responses.
     public var content: BetaEasyInputMessage.ContentValue
-    /// The `phase` member.
     public var phase: BetaMessagePhase?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -3676,9 +2832,8 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `BetaEasyInputMessage`.
     ///
     /// - Parameters:
-    ///   - role: The role of the message input. One of `user`, `assistant`, `system`, or
+    ///   - role: The role of the message input.
     ///   - content: Text, image, or audio input to the model, used to generate a response.
-    ///   - phase: The `phase` member.
     public init(
         role: BetaEasyInputMessage.RoleValue,
         content: BetaEasyInputMessage.ContentValue,
@@ -3756,7 +2911,7 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable, SpecDeviationRe
     public enum ContentValue: Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral {
         /// A text input to the model.
         case string(Swift.String)
-        /// A list of one or many input items to the model, containing different content
+        /// A list of one or many input items to the model, containing different content types.
         case betaInputMessageContentList(BetaInputMessageContentList)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -3792,7 +2947,7 @@ public struct BetaEasyInputMessage: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](/docs/guides/prompt-caching) for current details.
+/// Options for prompt caching. Supported for `gpt-5.6` and later models. By default, OpenAI automatically chooses one implicit cache breakpoint. You can add explicit breakpoints to content blocks with `prompt_cache_breakpoint`. Each request can write up to four breakpoints. For cache matching, OpenAI considers up to the latest 80 breakpoints in the conversation, without a content-block lookback limit. Set `mode` to `explicit` to disable the implicit breakpoint. The `ttl` defaults to `30m`, which is currently the only supported value. See the [prompt caching guide](https://platform.openai.com/docs/guides/prompt-caching) for current details.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheOptionsParam`.
 public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -3804,7 +2959,7 @@ public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `BetaPromptCacheOptionsParam`.
     ///
     /// - Parameters:
-    ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint. Defaults to `implicit`. With `implicit`, OpenAI creates one implicit breakpoint and writes up to the latest three explicit breakpoints in the request. With `explicit`, OpenAI does not create an implicit breakpoint and writes up to the latest four explicit breakpoints. If there are no explicit breakpoints, the request does not use prompt caching.
+    ///   - mode: Controls whether OpenAI automatically creates an implicit cache breakpoint.
     public init(mode: BetaPromptCacheModeEnum? = nil) {
         self.mode = mode
     }
@@ -3836,8 +2991,6 @@ public struct BetaPromptCacheOptionsParam: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `BetaPromptCacheModeEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheModeEnum`.
@@ -3855,8 +3008,6 @@ public struct BetaPromptCacheModeEnum: OpenEnum {
     public static var explicit: Self { Self(rawValue: "explicit") }
 }
 
-/// The `BetaPromptCacheTTLEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaPromptCacheTTLEnum`.
@@ -3869,4 +3020,940 @@ public struct BetaPromptCacheTtlEnum: OpenEnum {
 
     /// `30m`
     public static var _30m: Self { Self(rawValue: "30m") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaModelIdsResponses`.
+public struct BetaModelIDsResponses: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+
+    /// `o1-pro`
+    public static var o1Pro: Self { Self(rawValue: "o1-pro") }
+
+    /// `o1-pro-2025-03-19`
+    public static var o1Pro2025_03_19: Self { Self(rawValue: "o1-pro-2025-03-19") }
+
+    /// `o3-pro`
+    public static var o3Pro: Self { Self(rawValue: "o3-pro") }
+
+    /// `o3-pro-2025-06-10`
+    public static var o3Pro2025_06_10: Self { Self(rawValue: "o3-pro-2025-06-10") }
+
+    /// `o3-deep-research`
+    public static var o3DeepResearch: Self { Self(rawValue: "o3-deep-research") }
+
+    /// `o3-deep-research-2025-06-26`
+    public static var o3DeepResearch2025_06_26: Self { Self(rawValue: "o3-deep-research-2025-06-26") }
+
+    /// `o4-mini-deep-research`
+    public static var o4MiniDeepResearch: Self { Self(rawValue: "o4-mini-deep-research") }
+
+    /// `o4-mini-deep-research-2025-06-26`
+    public static var o4MiniDeepResearch2025_06_26: Self { Self(rawValue: "o4-mini-deep-research-2025-06-26") }
+
+    /// `computer-use-preview`
+    public static var computerUsePreview: Self { Self(rawValue: "computer-use-preview") }
+
+    /// `computer-use-preview-2025-03-11`
+    public static var computerUsePreview2025_03_11: Self { Self(rawValue: "computer-use-preview-2025-03-11") }
+
+    /// `gpt-5.5-pro`
+    public static var gpt5_5Pro: Self { Self(rawValue: "gpt-5.5-pro") }
+
+    /// `gpt-5.5-pro-2026-04-23`
+    public static var gpt5_5Pro2026_04_23: Self { Self(rawValue: "gpt-5.5-pro-2026-04-23") }
+
+    /// `gpt-5-codex`
+    public static var gpt5Codex: Self { Self(rawValue: "gpt-5-codex") }
+
+    /// `gpt-5-pro`
+    public static var gpt5Pro: Self { Self(rawValue: "gpt-5-pro") }
+
+    /// `gpt-5-pro-2025-10-06`
+    public static var gpt5Pro2025_10_06: Self { Self(rawValue: "gpt-5-pro-2025-10-06") }
+
+    /// `gpt-5.1-codex-max`
+    public static var gpt5_1CodexMax: Self { Self(rawValue: "gpt-5.1-codex-max") }
+
+    /// `gpt-daybreak-blue-latest`
+    public static var gptDaybreakBlueLatest: Self { Self(rawValue: "gpt-daybreak-blue-latest") }
+
+    /// `gpt-daybreak-red-latest`
+    public static var gptDaybreakRedLatest: Self { Self(rawValue: "gpt-daybreak-red-latest") }
+
+    /// `gpt-5.6-cyber`
+    public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaModelIdsShared`.
+public struct BetaModelIDsShared: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `gpt-5.6-sol`
+    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
+
+    /// `gpt-5.6-terra`
+    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
+
+    /// `gpt-5.6-luna`
+    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
+
+    /// `gpt-5.5`
+    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
+
+    /// `gpt-5.5-2026-04-23`
+    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
+
+    /// `gpt-5.4`
+    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
+
+    /// `gpt-5.4-mini`
+    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
+
+    /// `gpt-5.4-nano`
+    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
+
+    /// `gpt-5.4-mini-2026-03-17`
+    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
+
+    /// `gpt-5.4-nano-2026-03-17`
+    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
+
+    /// `gpt-5.3-chat-latest`
+    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
+
+    /// `gpt-5.2`
+    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
+
+    /// `gpt-5.2-2025-12-11`
+    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
+
+    /// `gpt-5.2-chat-latest`
+    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
+
+    /// `gpt-5.2-pro`
+    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
+
+    /// `gpt-5.2-pro-2025-12-11`
+    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
+
+    /// `gpt-5.1`
+    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
+
+    /// `gpt-5.1-2025-11-13`
+    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
+
+    /// `gpt-5.1-codex`
+    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
+
+    /// `gpt-5.1-mini`
+    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
+
+    /// `gpt-5.1-chat-latest`
+    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
+
+    /// `gpt-5`
+    public static var gpt5: Self { Self(rawValue: "gpt-5") }
+
+    /// `gpt-5-mini`
+    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
+
+    /// `gpt-5-nano`
+    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
+
+    /// `gpt-5-2025-08-07`
+    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
+
+    /// `gpt-5-mini-2025-08-07`
+    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
+
+    /// `gpt-5-nano-2025-08-07`
+    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
+
+    /// `gpt-5-chat-latest`
+    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
+
+    /// `gpt-4.1`
+    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
+
+    /// `gpt-4.1-mini`
+    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
+
+    /// `gpt-4.1-nano`
+    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
+
+    /// `gpt-4.1-2025-04-14`
+    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
+
+    /// `gpt-4.1-mini-2025-04-14`
+    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
+
+    /// `gpt-4.1-nano-2025-04-14`
+    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
+
+    /// `o4-mini`
+    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
+
+    /// `o4-mini-2025-04-16`
+    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
+
+    /// `o3`
+    public static var o3: Self { Self(rawValue: "o3") }
+
+    /// `o3-2025-04-16`
+    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
+
+    /// `o3-mini`
+    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
+
+    /// `o3-mini-2025-01-31`
+    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
+
+    /// `o1`
+    public static var o1: Self { Self(rawValue: "o1") }
+
+    /// `o1-2024-12-17`
+    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
+
+    /// `o1-preview`
+    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
+
+    /// `o1-preview-2024-09-12`
+    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
+
+    /// `o1-mini`
+    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
+
+    /// `o1-mini-2024-09-12`
+    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
+
+    /// `gpt-4o`
+    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
+
+    /// `gpt-4o-2024-11-20`
+    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
+
+    /// `gpt-4o-2024-08-06`
+    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
+
+    /// `gpt-4o-2024-05-13`
+    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
+
+    /// `gpt-4o-audio-preview`
+    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
+
+    /// `gpt-4o-audio-preview-2024-10-01`
+    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
+
+    /// `gpt-4o-audio-preview-2024-12-17`
+    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-audio-preview-2025-06-03`
+    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
+
+    /// `gpt-4o-mini-audio-preview`
+    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
+
+    /// `gpt-4o-mini-audio-preview-2024-12-17`
+    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
+
+    /// `gpt-4o-search-preview`
+    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
+
+    /// `gpt-4o-mini-search-preview`
+    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
+
+    /// `gpt-4o-search-preview-2025-03-11`
+    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
+
+    /// `gpt-4o-mini-search-preview-2025-03-11`
+    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
+
+    /// `chatgpt-4o-latest`
+    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
+
+    /// `codex-mini-latest`
+    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
+
+    /// `gpt-4o-mini`
+    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
+
+    /// `gpt-4o-mini-2024-07-18`
+    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
+
+    /// `gpt-4-turbo`
+    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
+
+    /// `gpt-4-turbo-2024-04-09`
+    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
+
+    /// `gpt-4-0125-preview`
+    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
+
+    /// `gpt-4-turbo-preview`
+    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
+
+    /// `gpt-4-1106-preview`
+    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
+
+    /// `gpt-4-vision-preview`
+    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
+
+    /// `gpt-4`
+    public static var gpt4: Self { Self(rawValue: "gpt-4") }
+
+    /// `gpt-4-0314`
+    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
+
+    /// `gpt-4-0613`
+    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
+
+    /// `gpt-4-32k`
+    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
+
+    /// `gpt-4-32k-0314`
+    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
+
+    /// `gpt-4-32k-0613`
+    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
+
+    /// `gpt-3.5-turbo`
+    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
+
+    /// `gpt-3.5-turbo-16k`
+    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
+
+    /// `gpt-3.5-turbo-0301`
+    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
+
+    /// `gpt-3.5-turbo-0613`
+    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
+
+    /// `gpt-3.5-turbo-1106`
+    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
+
+    /// `gpt-3.5-turbo-0125`
+    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
+
+    /// `gpt-3.5-turbo-16k-0613`
+    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputStatusEnum`.
+public struct BetaFunctionCallOutputStatusEnum: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaFunctionCallStatus`.
+public struct BetaFunctionCallStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `in_progress`
+    public static var inProgress: Self { Self(rawValue: "in_progress") }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `incomplete`
+    public static var incomplete: Self { Self(rawValue: "incomplete") }
+}
+
+/// A response to an MCP approval request.
+///
+/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponseResource`.
+public struct BetaMCPApprovalResponseResource: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the approval response
+    public var id: Swift.String
+    /// The ID of the approval request being answered.
+    public var approvalRequestID: Swift.String
+    /// Whether the request was approved.
+    public var approve: Swift.Bool
+    public var reason: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaMCPApprovalResponseResource`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the approval response
+    ///   - approvalRequestID: The ID of the approval request being answered.
+    ///   - approve: Whether the request was approved.
+    ///   - agent: The agent that produced this item.
+    public init(
+        id: Swift.String,
+        approvalRequestID: Swift.String,
+        approve: Swift.Bool,
+        agent: BetaAgentTag? = nil,
+        reason: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.approvalRequestID = approvalRequestID
+        self.approve = approve
+        self.reason = reason
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case approvalRequestID = "approval_request_id"
+        case approve
+        case reason
+        case type
+    }
+
+    /// Decodes `BetaMCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("mcp_approval_response", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.approvalRequestID = try reader.required(Swift.String.self, .approvalRequestID)
+        self.approve = try reader.required(Swift.Bool.self, .approve)
+        self.reason = try reader.optional(Swift.String.self, .reason)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("mcp_approval_response", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
+        try container.encode(self.approve, forKey: .approve)
+        try container.encodeIfPresent(self.reason, forKey: .reason)
+    }
+}
+
+/// The output emitted by an apply patch tool call.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutput`.
+public struct BetaApplyPatchToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    public var caller: BetaToolCallCaller?
+    /// The status of the apply patch tool call output. One of `completed` or `failed`.
+    public var status: BetaApplyPatchCallOutputStatus
+    public var output: Swift.String?
+    /// The ID of the entity that created this tool call output.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchToolCallOutput`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call output.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call output.
+    ///   - agent: The agent that produced this item.
+    ///   - createdBy: The ID of the entity that created this tool call output.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: BetaApplyPatchCallOutputStatus,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        output: Swift.String? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.output = output
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case output
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call_output", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.status = try reader.required(BetaApplyPatchCallOutputStatus.self, .status)
+        self.output = try reader.optional(Swift.String.self, .output)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call_output", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encodeIfPresent(self.output, forKey: .output)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+}
+
+/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatus`.
+public struct BetaApplyPatchCallOutputStatus: OpenEnum {
+    /// The wire value.
+    public var rawValue: Swift.String
+
+    /// Creates a value from its wire value, known or not.
+    public init(rawValue: Swift.String) { self.rawValue = rawValue }
+
+    /// `completed`
+    public static var completed: Self { Self(rawValue: "completed") }
+
+    /// `failed`
+    public static var failed: Self { Self(rawValue: "failed") }
+}
+
+/// A tool call that applies file diffs by creating, deleting, or updating files.
+///
+/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall`.
+public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
+    /// The agent that produced this item.
+    public var agent: BetaAgentTag?
+    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
+    public var id: Swift.String
+    /// The unique ID of the apply patch tool call generated by the model.
+    public var callID: Swift.String
+    public var caller: BetaToolCallCaller?
+    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
+    public var status: BetaApplyPatchCallStatus
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    public var operation: BetaApplyPatchToolCall.Operation
+    /// The ID of the entity that created this tool call.
+    public var createdBy: Swift.String?
+    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
+    public private(set) var specDeviations = SpecDeviations()
+
+    /// Creates a new `BetaApplyPatchToolCall`.
+    ///
+    /// - Parameters:
+    ///   - id: The unique ID of the apply patch tool call.
+    ///   - callID: The unique ID of the apply patch tool call generated by the model.
+    ///   - status: The status of the apply patch tool call.
+    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    ///   - agent: The agent that produced this item.
+    ///   - createdBy: The ID of the entity that created this tool call.
+    public init(
+        id: Swift.String,
+        callID: Swift.String,
+        status: BetaApplyPatchCallStatus,
+        operation: BetaApplyPatchToolCall.Operation,
+        agent: BetaAgentTag? = nil,
+        caller: BetaToolCallCaller? = nil,
+        createdBy: Swift.String? = nil
+    ) {
+        self.agent = agent
+        self.id = id
+        self.callID = callID
+        self.caller = caller
+        self.status = status
+        self.operation = operation
+        self.createdBy = createdBy
+    }
+
+    enum CodingKeys: Swift.String, CodingKey {
+        case agent
+        case id
+        case callID = "call_id"
+        case caller
+        case status
+        case operation
+        case createdBy = "created_by"
+        case type
+    }
+
+    /// Decodes `BetaApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
+    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
+    ///
+    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
+    ///   naming the coding path of a required member that is missing or of a member that does not fit.
+    public init(from decoder: any Decoder) throws {
+        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
+        try reader.constant("apply_patch_call", .type, required: true)
+        self.agent = try reader.optional(BetaAgentTag.self, .agent)
+        self.id = try reader.required(Swift.String.self, .id)
+        self.callID = try reader.required(Swift.String.self, .callID)
+        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
+        self.status = try reader.required(BetaApplyPatchCallStatus.self, .status)
+        self.operation = try reader.required(BetaApplyPatchToolCall.Operation.self, .operation)
+        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
+        self.specDeviations = reader.finish()
+    }
+
+    /// Encodes this value as its JSON object, constants included.
+    ///
+    /// - Throws: `EncodingError` when a member cannot be encoded.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("apply_patch_call", forKey: .type)
+        try container.encodeIfPresent(self.agent, forKey: .agent)
+        try container.encode(self.id, forKey: .id)
+        try container.encode(self.callID, forKey: .callID)
+        try container.encodeIfPresent(self.caller, forKey: .caller)
+        try container.encode(self.status, forKey: .status)
+        try container.encode(self.operation, forKey: .operation)
+        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
+    }
+
+    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
+    ///
+    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
+    ///
+    /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
+    public enum Operation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
+        /// Instruction describing how to create a file via the apply_patch tool. Selected when `type` is `create_file`.
+        case createFile(BetaApplyPatchCreateFileOperation)
+        /// Instruction describing how to delete a file via the apply_patch tool. Selected when `type` is `delete_file`.
+        case deleteFile(BetaApplyPatchDeleteFileOperation)
+        /// Instruction describing how to update a file via the apply_patch tool. Selected when `type` is `update_file`.
+        case updateFile(BetaApplyPatchUpdateFileOperation)
+        /// A variant this SDK does not know, kept as its raw JSON.
+        case unknown(JSONValue)
+
+        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
+        ///
+        /// - Throws: `DecodingError` only when the input is not JSON.
+        public init(from decoder: any Decoder) throws {
+            switch decoder.discriminator("type") {
+            case "create_file":
+                self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
+            case "delete_file":
+                self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
+            case "update_file":
+                self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
+            default:
+                self = .unknown(try JSONValue(from: decoder))
+            }
+        }
+
+        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
+        ///
+        /// - Throws: `EncodingError` when the value cannot be encoded.
+        public func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .createFile(let value): try value.encode(to: encoder)
+            case .deleteFile(let value): try value.encode(to: encoder)
+            case .updateFile(let value): try value.encode(to: encoder)
+            case .unknown(let value): try value.encode(to: encoder)
+            }
+        }
+    }
 }

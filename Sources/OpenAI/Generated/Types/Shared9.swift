@@ -3,960 +3,6 @@
 
 import Foundation
 
-/// The `BetaModelIdsResponses` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModelIdsResponses`.
-public struct BetaModelIDsResponses: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `gpt-5.6-sol`
-    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
-
-    /// `gpt-5.6-terra`
-    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
-
-    /// `gpt-5.6-luna`
-    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
-
-    /// `gpt-5.5`
-    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
-
-    /// `gpt-5.5-2026-04-23`
-    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
-
-    /// `gpt-5.4`
-    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
-
-    /// `gpt-5.4-mini`
-    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
-
-    /// `gpt-5.4-nano`
-    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
-
-    /// `gpt-5.4-mini-2026-03-17`
-    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
-
-    /// `gpt-5.4-nano-2026-03-17`
-    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
-
-    /// `gpt-5.3-chat-latest`
-    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
-
-    /// `gpt-5.2`
-    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
-
-    /// `gpt-5.2-2025-12-11`
-    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
-
-    /// `gpt-5.2-chat-latest`
-    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
-
-    /// `gpt-5.2-pro`
-    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
-
-    /// `gpt-5.2-pro-2025-12-11`
-    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
-
-    /// `gpt-5.1`
-    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
-
-    /// `gpt-5.1-2025-11-13`
-    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
-
-    /// `gpt-5.1-codex`
-    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
-
-    /// `gpt-5.1-mini`
-    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
-
-    /// `gpt-5.1-chat-latest`
-    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
-
-    /// `gpt-5`
-    public static var gpt5: Self { Self(rawValue: "gpt-5") }
-
-    /// `gpt-5-mini`
-    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
-
-    /// `gpt-5-nano`
-    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
-
-    /// `gpt-5-2025-08-07`
-    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
-
-    /// `gpt-5-mini-2025-08-07`
-    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
-
-    /// `gpt-5-nano-2025-08-07`
-    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
-
-    /// `gpt-5-chat-latest`
-    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
-
-    /// `gpt-4.1`
-    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
-
-    /// `gpt-4.1-mini`
-    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
-
-    /// `gpt-4.1-nano`
-    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
-
-    /// `gpt-4.1-2025-04-14`
-    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
-
-    /// `gpt-4.1-mini-2025-04-14`
-    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
-
-    /// `gpt-4.1-nano-2025-04-14`
-    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
-
-    /// `o4-mini`
-    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
-
-    /// `o4-mini-2025-04-16`
-    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
-
-    /// `o3`
-    public static var o3: Self { Self(rawValue: "o3") }
-
-    /// `o3-2025-04-16`
-    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
-
-    /// `o3-mini`
-    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
-
-    /// `o3-mini-2025-01-31`
-    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
-
-    /// `o1`
-    public static var o1: Self { Self(rawValue: "o1") }
-
-    /// `o1-2024-12-17`
-    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
-
-    /// `o1-preview`
-    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
-
-    /// `o1-preview-2024-09-12`
-    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
-
-    /// `o1-mini`
-    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
-
-    /// `o1-mini-2024-09-12`
-    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
-
-    /// `gpt-4o`
-    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
-
-    /// `gpt-4o-2024-11-20`
-    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
-
-    /// `gpt-4o-2024-08-06`
-    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
-
-    /// `gpt-4o-2024-05-13`
-    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
-
-    /// `gpt-4o-audio-preview`
-    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
-
-    /// `gpt-4o-audio-preview-2024-10-01`
-    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
-
-    /// `gpt-4o-audio-preview-2024-12-17`
-    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-audio-preview-2025-06-03`
-    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
-
-    /// `gpt-4o-mini-audio-preview`
-    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
-
-    /// `gpt-4o-mini-audio-preview-2024-12-17`
-    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-search-preview`
-    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
-
-    /// `gpt-4o-mini-search-preview`
-    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
-
-    /// `gpt-4o-search-preview-2025-03-11`
-    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
-
-    /// `gpt-4o-mini-search-preview-2025-03-11`
-    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
-
-    /// `chatgpt-4o-latest`
-    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
-
-    /// `codex-mini-latest`
-    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
-
-    /// `gpt-4o-mini`
-    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
-
-    /// `gpt-4o-mini-2024-07-18`
-    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
-
-    /// `gpt-4-turbo`
-    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
-
-    /// `gpt-4-turbo-2024-04-09`
-    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
-
-    /// `gpt-4-0125-preview`
-    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
-
-    /// `gpt-4-turbo-preview`
-    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
-
-    /// `gpt-4-1106-preview`
-    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
-
-    /// `gpt-4-vision-preview`
-    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
-
-    /// `gpt-4`
-    public static var gpt4: Self { Self(rawValue: "gpt-4") }
-
-    /// `gpt-4-0314`
-    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
-
-    /// `gpt-4-0613`
-    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
-
-    /// `gpt-4-32k`
-    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
-
-    /// `gpt-4-32k-0314`
-    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
-
-    /// `gpt-4-32k-0613`
-    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
-
-    /// `gpt-3.5-turbo`
-    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
-
-    /// `gpt-3.5-turbo-16k`
-    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
-
-    /// `gpt-3.5-turbo-0301`
-    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
-
-    /// `gpt-3.5-turbo-0613`
-    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
-
-    /// `gpt-3.5-turbo-1106`
-    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
-
-    /// `gpt-3.5-turbo-0125`
-    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
-
-    /// `gpt-3.5-turbo-16k-0613`
-    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
-
-    /// `o1-pro`
-    public static var o1Pro: Self { Self(rawValue: "o1-pro") }
-
-    /// `o1-pro-2025-03-19`
-    public static var o1Pro2025_03_19: Self { Self(rawValue: "o1-pro-2025-03-19") }
-
-    /// `o3-pro`
-    public static var o3Pro: Self { Self(rawValue: "o3-pro") }
-
-    /// `o3-pro-2025-06-10`
-    public static var o3Pro2025_06_10: Self { Self(rawValue: "o3-pro-2025-06-10") }
-
-    /// `o3-deep-research`
-    public static var o3DeepResearch: Self { Self(rawValue: "o3-deep-research") }
-
-    /// `o3-deep-research-2025-06-26`
-    public static var o3DeepResearch2025_06_26: Self { Self(rawValue: "o3-deep-research-2025-06-26") }
-
-    /// `o4-mini-deep-research`
-    public static var o4MiniDeepResearch: Self { Self(rawValue: "o4-mini-deep-research") }
-
-    /// `o4-mini-deep-research-2025-06-26`
-    public static var o4MiniDeepResearch2025_06_26: Self { Self(rawValue: "o4-mini-deep-research-2025-06-26") }
-
-    /// `computer-use-preview`
-    public static var computerUsePreview: Self { Self(rawValue: "computer-use-preview") }
-
-    /// `computer-use-preview-2025-03-11`
-    public static var computerUsePreview2025_03_11: Self { Self(rawValue: "computer-use-preview-2025-03-11") }
-
-    /// `gpt-5.5-pro`
-    public static var gpt5_5Pro: Self { Self(rawValue: "gpt-5.5-pro") }
-
-    /// `gpt-5.5-pro-2026-04-23`
-    public static var gpt5_5Pro2026_04_23: Self { Self(rawValue: "gpt-5.5-pro-2026-04-23") }
-
-    /// `gpt-5-codex`
-    public static var gpt5Codex: Self { Self(rawValue: "gpt-5-codex") }
-
-    /// `gpt-5-pro`
-    public static var gpt5Pro: Self { Self(rawValue: "gpt-5-pro") }
-
-    /// `gpt-5-pro-2025-10-06`
-    public static var gpt5Pro2025_10_06: Self { Self(rawValue: "gpt-5-pro-2025-10-06") }
-
-    /// `gpt-5.1-codex-max`
-    public static var gpt5_1CodexMax: Self { Self(rawValue: "gpt-5.1-codex-max") }
-
-    /// `gpt-daybreak-blue-latest`
-    public static var gptDaybreakBlueLatest: Self { Self(rawValue: "gpt-daybreak-blue-latest") }
-
-    /// `gpt-daybreak-red-latest`
-    public static var gptDaybreakRedLatest: Self { Self(rawValue: "gpt-daybreak-red-latest") }
-
-    /// `gpt-5.6-cyber`
-    public static var gpt5_6Cyber: Self { Self(rawValue: "gpt-5.6-cyber") }
-}
-
-/// The `BetaModelIdsShared` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaModelIdsShared`.
-public struct BetaModelIDsShared: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `gpt-5.6-sol`
-    public static var gpt5_6Sol: Self { Self(rawValue: "gpt-5.6-sol") }
-
-    /// `gpt-5.6-terra`
-    public static var gpt5_6Terra: Self { Self(rawValue: "gpt-5.6-terra") }
-
-    /// `gpt-5.6-luna`
-    public static var gpt5_6Luna: Self { Self(rawValue: "gpt-5.6-luna") }
-
-    /// `gpt-5.5`
-    public static var gpt5_5: Self { Self(rawValue: "gpt-5.5") }
-
-    /// `gpt-5.5-2026-04-23`
-    public static var gpt5_5_2026_04_23: Self { Self(rawValue: "gpt-5.5-2026-04-23") }
-
-    /// `gpt-5.4`
-    public static var gpt5_4: Self { Self(rawValue: "gpt-5.4") }
-
-    /// `gpt-5.4-mini`
-    public static var gpt5_4Mini: Self { Self(rawValue: "gpt-5.4-mini") }
-
-    /// `gpt-5.4-nano`
-    public static var gpt5_4Nano: Self { Self(rawValue: "gpt-5.4-nano") }
-
-    /// `gpt-5.4-mini-2026-03-17`
-    public static var gpt5_4Mini2026_03_17: Self { Self(rawValue: "gpt-5.4-mini-2026-03-17") }
-
-    /// `gpt-5.4-nano-2026-03-17`
-    public static var gpt5_4Nano2026_03_17: Self { Self(rawValue: "gpt-5.4-nano-2026-03-17") }
-
-    /// `gpt-5.3-chat-latest`
-    public static var gpt5_3ChatLatest: Self { Self(rawValue: "gpt-5.3-chat-latest") }
-
-    /// `gpt-5.2`
-    public static var gpt5_2: Self { Self(rawValue: "gpt-5.2") }
-
-    /// `gpt-5.2-2025-12-11`
-    public static var gpt5_2_2025_12_11: Self { Self(rawValue: "gpt-5.2-2025-12-11") }
-
-    /// `gpt-5.2-chat-latest`
-    public static var gpt5_2ChatLatest: Self { Self(rawValue: "gpt-5.2-chat-latest") }
-
-    /// `gpt-5.2-pro`
-    public static var gpt5_2Pro: Self { Self(rawValue: "gpt-5.2-pro") }
-
-    /// `gpt-5.2-pro-2025-12-11`
-    public static var gpt5_2Pro2025_12_11: Self { Self(rawValue: "gpt-5.2-pro-2025-12-11") }
-
-    /// `gpt-5.1`
-    public static var gpt5_1: Self { Self(rawValue: "gpt-5.1") }
-
-    /// `gpt-5.1-2025-11-13`
-    public static var gpt5_1_2025_11_13: Self { Self(rawValue: "gpt-5.1-2025-11-13") }
-
-    /// `gpt-5.1-codex`
-    public static var gpt5_1Codex: Self { Self(rawValue: "gpt-5.1-codex") }
-
-    /// `gpt-5.1-mini`
-    public static var gpt5_1Mini: Self { Self(rawValue: "gpt-5.1-mini") }
-
-    /// `gpt-5.1-chat-latest`
-    public static var gpt5_1ChatLatest: Self { Self(rawValue: "gpt-5.1-chat-latest") }
-
-    /// `gpt-5`
-    public static var gpt5: Self { Self(rawValue: "gpt-5") }
-
-    /// `gpt-5-mini`
-    public static var gpt5Mini: Self { Self(rawValue: "gpt-5-mini") }
-
-    /// `gpt-5-nano`
-    public static var gpt5Nano: Self { Self(rawValue: "gpt-5-nano") }
-
-    /// `gpt-5-2025-08-07`
-    public static var gpt5_2025_08_07: Self { Self(rawValue: "gpt-5-2025-08-07") }
-
-    /// `gpt-5-mini-2025-08-07`
-    public static var gpt5Mini2025_08_07: Self { Self(rawValue: "gpt-5-mini-2025-08-07") }
-
-    /// `gpt-5-nano-2025-08-07`
-    public static var gpt5Nano2025_08_07: Self { Self(rawValue: "gpt-5-nano-2025-08-07") }
-
-    /// `gpt-5-chat-latest`
-    public static var gpt5ChatLatest: Self { Self(rawValue: "gpt-5-chat-latest") }
-
-    /// `gpt-4.1`
-    public static var gpt4_1: Self { Self(rawValue: "gpt-4.1") }
-
-    /// `gpt-4.1-mini`
-    public static var gpt4_1Mini: Self { Self(rawValue: "gpt-4.1-mini") }
-
-    /// `gpt-4.1-nano`
-    public static var gpt4_1Nano: Self { Self(rawValue: "gpt-4.1-nano") }
-
-    /// `gpt-4.1-2025-04-14`
-    public static var gpt4_1_2025_04_14: Self { Self(rawValue: "gpt-4.1-2025-04-14") }
-
-    /// `gpt-4.1-mini-2025-04-14`
-    public static var gpt4_1Mini2025_04_14: Self { Self(rawValue: "gpt-4.1-mini-2025-04-14") }
-
-    /// `gpt-4.1-nano-2025-04-14`
-    public static var gpt4_1Nano2025_04_14: Self { Self(rawValue: "gpt-4.1-nano-2025-04-14") }
-
-    /// `o4-mini`
-    public static var o4Mini: Self { Self(rawValue: "o4-mini") }
-
-    /// `o4-mini-2025-04-16`
-    public static var o4Mini2025_04_16: Self { Self(rawValue: "o4-mini-2025-04-16") }
-
-    /// `o3`
-    public static var o3: Self { Self(rawValue: "o3") }
-
-    /// `o3-2025-04-16`
-    public static var o3_2025_04_16: Self { Self(rawValue: "o3-2025-04-16") }
-
-    /// `o3-mini`
-    public static var o3Mini: Self { Self(rawValue: "o3-mini") }
-
-    /// `o3-mini-2025-01-31`
-    public static var o3Mini2025_01_31: Self { Self(rawValue: "o3-mini-2025-01-31") }
-
-    /// `o1`
-    public static var o1: Self { Self(rawValue: "o1") }
-
-    /// `o1-2024-12-17`
-    public static var o1_2024_12_17: Self { Self(rawValue: "o1-2024-12-17") }
-
-    /// `o1-preview`
-    public static var o1Preview: Self { Self(rawValue: "o1-preview") }
-
-    /// `o1-preview-2024-09-12`
-    public static var o1Preview2024_09_12: Self { Self(rawValue: "o1-preview-2024-09-12") }
-
-    /// `o1-mini`
-    public static var o1Mini: Self { Self(rawValue: "o1-mini") }
-
-    /// `o1-mini-2024-09-12`
-    public static var o1Mini2024_09_12: Self { Self(rawValue: "o1-mini-2024-09-12") }
-
-    /// `gpt-4o`
-    public static var gpt4o: Self { Self(rawValue: "gpt-4o") }
-
-    /// `gpt-4o-2024-11-20`
-    public static var gpt4o2024_11_20: Self { Self(rawValue: "gpt-4o-2024-11-20") }
-
-    /// `gpt-4o-2024-08-06`
-    public static var gpt4o2024_08_06: Self { Self(rawValue: "gpt-4o-2024-08-06") }
-
-    /// `gpt-4o-2024-05-13`
-    public static var gpt4o2024_05_13: Self { Self(rawValue: "gpt-4o-2024-05-13") }
-
-    /// `gpt-4o-audio-preview`
-    public static var gpt4oAudioPreview: Self { Self(rawValue: "gpt-4o-audio-preview") }
-
-    /// `gpt-4o-audio-preview-2024-10-01`
-    public static var gpt4oAudioPreview2024_10_01: Self { Self(rawValue: "gpt-4o-audio-preview-2024-10-01") }
-
-    /// `gpt-4o-audio-preview-2024-12-17`
-    public static var gpt4oAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-audio-preview-2025-06-03`
-    public static var gpt4oAudioPreview2025_06_03: Self { Self(rawValue: "gpt-4o-audio-preview-2025-06-03") }
-
-    /// `gpt-4o-mini-audio-preview`
-    public static var gpt4oMiniAudioPreview: Self { Self(rawValue: "gpt-4o-mini-audio-preview") }
-
-    /// `gpt-4o-mini-audio-preview-2024-12-17`
-    public static var gpt4oMiniAudioPreview2024_12_17: Self { Self(rawValue: "gpt-4o-mini-audio-preview-2024-12-17") }
-
-    /// `gpt-4o-search-preview`
-    public static var gpt4oSearchPreview: Self { Self(rawValue: "gpt-4o-search-preview") }
-
-    /// `gpt-4o-mini-search-preview`
-    public static var gpt4oMiniSearchPreview: Self { Self(rawValue: "gpt-4o-mini-search-preview") }
-
-    /// `gpt-4o-search-preview-2025-03-11`
-    public static var gpt4oSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-search-preview-2025-03-11") }
-
-    /// `gpt-4o-mini-search-preview-2025-03-11`
-    public static var gpt4oMiniSearchPreview2025_03_11: Self { Self(rawValue: "gpt-4o-mini-search-preview-2025-03-11") }
-
-    /// `chatgpt-4o-latest`
-    public static var chatgpt4oLatest: Self { Self(rawValue: "chatgpt-4o-latest") }
-
-    /// `codex-mini-latest`
-    public static var codexMiniLatest: Self { Self(rawValue: "codex-mini-latest") }
-
-    /// `gpt-4o-mini`
-    public static var gpt4oMini: Self { Self(rawValue: "gpt-4o-mini") }
-
-    /// `gpt-4o-mini-2024-07-18`
-    public static var gpt4oMini2024_07_18: Self { Self(rawValue: "gpt-4o-mini-2024-07-18") }
-
-    /// `gpt-4-turbo`
-    public static var gpt4Turbo: Self { Self(rawValue: "gpt-4-turbo") }
-
-    /// `gpt-4-turbo-2024-04-09`
-    public static var gpt4Turbo2024_04_09: Self { Self(rawValue: "gpt-4-turbo-2024-04-09") }
-
-    /// `gpt-4-0125-preview`
-    public static var gpt4_0125Preview: Self { Self(rawValue: "gpt-4-0125-preview") }
-
-    /// `gpt-4-turbo-preview`
-    public static var gpt4TurboPreview: Self { Self(rawValue: "gpt-4-turbo-preview") }
-
-    /// `gpt-4-1106-preview`
-    public static var gpt4_1106Preview: Self { Self(rawValue: "gpt-4-1106-preview") }
-
-    /// `gpt-4-vision-preview`
-    public static var gpt4VisionPreview: Self { Self(rawValue: "gpt-4-vision-preview") }
-
-    /// `gpt-4`
-    public static var gpt4: Self { Self(rawValue: "gpt-4") }
-
-    /// `gpt-4-0314`
-    public static var gpt4_0314: Self { Self(rawValue: "gpt-4-0314") }
-
-    /// `gpt-4-0613`
-    public static var gpt4_0613: Self { Self(rawValue: "gpt-4-0613") }
-
-    /// `gpt-4-32k`
-    public static var gpt4_32k: Self { Self(rawValue: "gpt-4-32k") }
-
-    /// `gpt-4-32k-0314`
-    public static var gpt4_32k0314: Self { Self(rawValue: "gpt-4-32k-0314") }
-
-    /// `gpt-4-32k-0613`
-    public static var gpt4_32k0613: Self { Self(rawValue: "gpt-4-32k-0613") }
-
-    /// `gpt-3.5-turbo`
-    public static var gpt3_5Turbo: Self { Self(rawValue: "gpt-3.5-turbo") }
-
-    /// `gpt-3.5-turbo-16k`
-    public static var gpt3_5Turbo16k: Self { Self(rawValue: "gpt-3.5-turbo-16k") }
-
-    /// `gpt-3.5-turbo-0301`
-    public static var gpt3_5Turbo0301: Self { Self(rawValue: "gpt-3.5-turbo-0301") }
-
-    /// `gpt-3.5-turbo-0613`
-    public static var gpt3_5Turbo0613: Self { Self(rawValue: "gpt-3.5-turbo-0613") }
-
-    /// `gpt-3.5-turbo-1106`
-    public static var gpt3_5Turbo1106: Self { Self(rawValue: "gpt-3.5-turbo-1106") }
-
-    /// `gpt-3.5-turbo-0125`
-    public static var gpt3_5Turbo0125: Self { Self(rawValue: "gpt-3.5-turbo-0125") }
-
-    /// `gpt-3.5-turbo-16k-0613`
-    public static var gpt3_5Turbo16k0613: Self { Self(rawValue: "gpt-3.5-turbo-16k-0613") }
-}
-
-/// The `BetaFunctionCallOutputStatusEnum` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallOutputStatusEnum`.
-public struct BetaFunctionCallOutputStatusEnum: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// The `BetaFunctionCallStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaFunctionCallStatus`.
-public struct BetaFunctionCallStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `in_progress`
-    public static var inProgress: Self { Self(rawValue: "in_progress") }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `incomplete`
-    public static var incomplete: Self { Self(rawValue: "incomplete") }
-}
-
-/// A response to an MCP approval request.
-///
-/// - Remark: Generated from `#/components/schemas/BetaMCPApprovalResponseResource`.
-public struct BetaMCPApprovalResponseResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the approval response
-    public var id: Swift.String
-    /// The ID of the approval request being answered.
-    public var approvalRequestID: Swift.String
-    /// Whether the request was approved.
-    public var approve: Swift.Bool
-    /// The `reason` member.
-    public var reason: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaMCPApprovalResponseResource`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the approval response
-    ///   - approvalRequestID: The ID of the approval request being answered.
-    ///   - approve: Whether the request was approved.
-    ///   - agent: The agent that produced this item.
-    ///   - reason: The `reason` member.
-    public init(
-        id: Swift.String,
-        approvalRequestID: Swift.String,
-        approve: Swift.Bool,
-        agent: BetaAgentTag? = nil,
-        reason: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.approvalRequestID = approvalRequestID
-        self.approve = approve
-        self.reason = reason
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case approvalRequestID = "approval_request_id"
-        case approve
-        case reason
-        case type
-    }
-
-    /// Decodes `BetaMCPApprovalResponseResource` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("mcp_approval_response", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, .agent)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.approvalRequestID = try reader.required(Swift.String.self, .approvalRequestID)
-        self.approve = try reader.required(Swift.Bool.self, .approve)
-        self.reason = try reader.optional(Swift.String.self, .reason)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("mcp_approval_response", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.approvalRequestID, forKey: .approvalRequestID)
-        try container.encode(self.approve, forKey: .approve)
-        try container.encodeIfPresent(self.reason, forKey: .reason)
-    }
-}
-
-/// The output emitted by an apply patch tool call.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCallOutput`.
-public struct BetaApplyPatchToolCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The status of the apply patch tool call output. One of `completed` or `failed`.
-    public var status: BetaApplyPatchCallOutputStatus
-    /// The `output` member.
-    public var output: Swift.String?
-    /// The ID of the entity that created this tool call output.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaApplyPatchToolCallOutput`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call output. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call output. One of `completed` or `failed`.
-    ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - output: The `output` member.
-    ///   - createdBy: The ID of the entity that created this tool call output.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: BetaApplyPatchCallOutputStatus,
-        agent: BetaAgentTag? = nil,
-        caller: BetaToolCallCaller? = nil,
-        output: Swift.String? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.output = output
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case output
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchToolCallOutput` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("apply_patch_call_output", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, .agent)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.callID = try reader.required(Swift.String.self, .callID)
-        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
-        self.status = try reader.required(BetaApplyPatchCallOutputStatus.self, .status)
-        self.output = try reader.optional(Swift.String.self, .output)
-        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call_output", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encodeIfPresent(self.output, forKey: .output)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-}
-
-/// The `BetaApplyPatchCallOutputStatus` schema.
-///
-/// An open enumeration: values this SDK does not list decode and re-encode unchanged.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallOutputStatus`.
-public struct BetaApplyPatchCallOutputStatus: OpenEnum {
-    /// The wire value.
-    public var rawValue: Swift.String
-
-    /// Creates a value from its wire value, known or not.
-    public init(rawValue: Swift.String) { self.rawValue = rawValue }
-
-    /// `completed`
-    public static var completed: Self { Self(rawValue: "completed") }
-
-    /// `failed`
-    public static var failed: Self { Self(rawValue: "failed") }
-}
-
-/// A tool call that applies file diffs by creating, deleting, or updating files.
-///
-/// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall`.
-public struct BetaApplyPatchToolCall: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The agent that produced this item.
-    public var agent: BetaAgentTag?
-    /// The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    public var id: Swift.String
-    /// The unique ID of the apply patch tool call generated by the model.
-    public var callID: Swift.String
-    /// The `caller` member.
-    public var caller: BetaToolCallCaller?
-    /// The status of the apply patch tool call. One of `in_progress` or `completed`.
-    public var status: BetaApplyPatchCallStatus
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    public var operation: BetaApplyPatchToolCall.Operation
-    /// The ID of the entity that created this tool call.
-    public var createdBy: Swift.String?
-    /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
-    public private(set) var specDeviations = SpecDeviations()
-
-    /// Creates a new `BetaApplyPatchToolCall`.
-    ///
-    /// - Parameters:
-    ///   - id: The unique ID of the apply patch tool call. Populated when this item is returned via API.
-    ///   - callID: The unique ID of the apply patch tool call generated by the model.
-    ///   - status: The status of the apply patch tool call. One of `in_progress` or `completed`.
-    ///   - operation: One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - createdBy: The ID of the entity that created this tool call.
-    public init(
-        id: Swift.String,
-        callID: Swift.String,
-        status: BetaApplyPatchCallStatus,
-        operation: BetaApplyPatchToolCall.Operation,
-        agent: BetaAgentTag? = nil,
-        caller: BetaToolCallCaller? = nil,
-        createdBy: Swift.String? = nil
-    ) {
-        self.agent = agent
-        self.id = id
-        self.callID = callID
-        self.caller = caller
-        self.status = status
-        self.operation = operation
-        self.createdBy = createdBy
-    }
-
-    enum CodingKeys: Swift.String, CodingKey {
-        case agent
-        case id
-        case callID = "call_id"
-        case caller
-        case status
-        case operation
-        case createdBy = "created_by"
-        case type
-    }
-
-    /// Decodes `BetaApplyPatchToolCall` from its JSON object under the decoder's ``DecodingMode``; members it does
-    /// not declare are ignored, and what the schema does not allow is kept in ``specDeviations``.
-    ///
-    /// - Throws: `DecodingError` when the value is not a JSON object, or in ``DecodingMode/strict``
-    ///   naming the coding path of a required member that is missing or of a member that does not fit.
-    public init(from decoder: any Decoder) throws {
-        var reader = try ObjectReader(decoder, keyedBy: CodingKeys.self)
-        try reader.constant("apply_patch_call", .type, required: true)
-        self.agent = try reader.optional(BetaAgentTag.self, .agent)
-        self.id = try reader.required(Swift.String.self, .id)
-        self.callID = try reader.required(Swift.String.self, .callID)
-        self.caller = try reader.optional(BetaToolCallCaller.self, .caller)
-        self.status = try reader.required(BetaApplyPatchCallStatus.self, .status)
-        self.operation = try reader.required(BetaApplyPatchToolCall.Operation.self, .operation)
-        self.createdBy = try reader.optional(Swift.String.self, .createdBy)
-        self.specDeviations = reader.finish()
-    }
-
-    /// Encodes this value as its JSON object, constants included.
-    ///
-    /// - Throws: `EncodingError` when a member cannot be encoded.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("apply_patch_call", forKey: .type)
-        try container.encodeIfPresent(self.agent, forKey: .agent)
-        try container.encode(self.id, forKey: .id)
-        try container.encode(self.callID, forKey: .callID)
-        try container.encodeIfPresent(self.caller, forKey: .caller)
-        try container.encode(self.status, forKey: .status)
-        try container.encode(self.operation, forKey: .operation)
-        try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
-    }
-
-    /// One of the create_file, delete_file, or update_file operations applied via apply_patch.
-    ///
-    /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
-    ///
-    /// - Remark: Generated from `#/components/schemas/BetaApplyPatchToolCall/properties/operation`.
-    public enum Operation: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Instruction describing how to create a file via the apply_patch tool. (type: `create_file`)
-        case createFile(BetaApplyPatchCreateFileOperation)
-        /// Instruction describing how to delete a file via the apply_patch tool. (type: `delete_file`)
-        case deleteFile(BetaApplyPatchDeleteFileOperation)
-        /// Instruction describing how to update a file via the apply_patch tool. (type: `update_file`)
-        case updateFile(BetaApplyPatchUpdateFileOperation)
-        /// A variant this SDK does not know, kept as its raw JSON.
-        case unknown(JSONValue)
-
-        /// Decodes the variant the JSON holds, or ``unknown(_:)`` when it matches none.
-        ///
-        /// - Throws: `DecodingError` only when the input is not JSON.
-        public init(from decoder: any Decoder) throws {
-            switch decoder.discriminator("type") {
-            case "create_file":
-                self = .createFile(try BetaApplyPatchCreateFileOperation(from: decoder))
-            case "delete_file":
-                self = .deleteFile(try BetaApplyPatchDeleteFileOperation(from: decoder))
-            case "update_file":
-                self = .updateFile(try BetaApplyPatchUpdateFileOperation(from: decoder))
-            default:
-                self = .unknown(try JSONValue(from: decoder))
-            }
-        }
-
-        /// Encodes the variant's value as it is (an unknown variant as its original JSON).
-        ///
-        /// - Throws: `EncodingError` when the value cannot be encoded.
-        public func encode(to encoder: any Encoder) throws {
-            switch self {
-            case .createFile(let value): try value.encode(to: encoder)
-            case .deleteFile(let value): try value.encode(to: encoder)
-            case .updateFile(let value): try value.encode(to: encoder)
-            case .unknown(let value): try value.encode(to: encoder)
-            }
-        }
-    }
-}
-
 /// Instruction describing how to update a file via the apply_patch tool.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchUpdateFileOperation`.
@@ -1109,8 +155,6 @@ public struct BetaApplyPatchCreateFileOperation: Codable, Hashable, Sendable, Sp
     }
 }
 
-/// The `BetaApplyPatchCallStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaApplyPatchCallStatus`.
@@ -1138,13 +182,12 @@ public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable, SpecDevi
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
     public var status: BetaFunctionShellCallOutputStatusEnum
     /// An array of shell call output contents
     public var output: [BetaFunctionShellCallOutputContent]
-    /// The `max_output_length` member.
+    /// The JSON member `max_output_length`.
     public var maxOutputLength: Swift.Int?
     /// The identifier of the actor that created the item.
     public var createdBy: Swift.String?
@@ -1154,13 +197,12 @@ public struct BetaFunctionShellCallOutput: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `BetaFunctionShellCallOutput`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the shell call output. Populated when this item is returned via API.
+    ///   - id: The unique ID of the shell call output.
     ///   - callID: The unique ID of the shell tool call generated by the model.
-    ///   - status: The status of the shell call output. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - status: The status of the shell call output.
     ///   - output: An array of shell call output contents
     ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - maxOutputLength: The JSON member `max_output_length`.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -1302,9 +344,9 @@ public struct BetaFunctionShellCallOutputContent: Codable, Hashable, Sendable, S
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputContent/properties/outcome`.
     public enum Outcome: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Indicates that the shell call exceeded its configured time limit. (type: `timeout`)
+        /// Indicates that the shell call exceeded its configured time limit. Selected when `type` is `timeout`.
         case timeout(BetaFunctionShellCallOutputTimeoutOutcome)
-        /// Indicates that the shell commands finished and returned an exit code. (type: `exit`)
+        /// Indicates that the shell commands finished and returned an exit code. Selected when `type` is `exit`.
         case exit(BetaFunctionShellCallOutputExitOutcome)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1415,8 +457,6 @@ public struct BetaFunctionShellCallOutputTimeoutOutcome: Codable, Hashable, Send
     }
 }
 
-/// The `BetaFunctionShellCallOutputStatusEnum` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallOutputStatusEnum`.
@@ -1447,13 +487,11 @@ public struct BetaFunctionShellCall: Codable, Hashable, Sendable, SpecDeviationR
     public var id: Swift.String
     /// The unique ID of the shell tool call generated by the model.
     public var callID: Swift.String
-    /// The `caller` member.
     public var caller: BetaToolCallCaller?
     /// The shell commands and limits that describe how to run the tool call.
     public var action: BetaFunctionShellAction
     /// The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
     public var status: BetaFunctionShellCallStatus
-    /// The `environment` member.
     public var environment: BetaFunctionShellCall.Environment?
     /// The ID of the entity that created this tool call.
     public var createdBy: Swift.String?
@@ -1463,13 +501,11 @@ public struct BetaFunctionShellCall: Codable, Hashable, Sendable, SpecDeviationR
     /// Creates a new `BetaFunctionShellCall`.
     ///
     /// - Parameters:
-    ///   - id: The unique ID of the shell tool call. Populated when this item is returned via API.
+    ///   - id: The unique ID of the shell tool call.
     ///   - callID: The unique ID of the shell tool call generated by the model.
     ///   - action: The shell commands and limits that describe how to run the tool call.
-    ///   - status: The status of the shell call. One of `in_progress`, `completed`, or `incomplete`.
+    ///   - status: The status of the shell call.
     ///   - agent: The agent that produced this item.
-    ///   - caller: The `caller` member.
-    ///   - environment: The `environment` member.
     ///   - createdBy: The ID of the entity that created this tool call.
     public init(
         id: Swift.String,
@@ -1538,15 +574,13 @@ public struct BetaFunctionShellCall: Codable, Hashable, Sendable, SpecDeviationR
         try container.encodeIfPresent(self.createdBy, forKey: .createdBy)
     }
 
-    /// The `0` schema.
-    ///
     /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCall/properties/environment/anyOf/0`.
     public enum Environment: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// Represents the use of a local environment to perform shell actions. (type: `local`)
+        /// Represents the use of a local environment to perform shell actions. Selected when `type` is `local`.
         case local(BetaLocalEnvironmentResource)
-        /// Represents a container created with /v1/containers. (type: `container_reference`)
+        /// Represents a container created with /v1/containers. Selected when `type` is `container_reference`.
         case containerReference(BetaContainerReferenceResource)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1582,7 +616,7 @@ public struct BetaFunctionShellCall: Codable, Hashable, Sendable, SpecDeviationR
 ///
 /// - Remark: Generated from `#/components/schemas/BetaContainerReferenceResource`.
 public struct BetaContainerReferenceResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `container_id` member.
+    /// The JSON member `container_id`.
     public var containerID: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1590,7 +624,7 @@ public struct BetaContainerReferenceResource: Codable, Hashable, Sendable, SpecD
     /// Creates a new `BetaContainerReferenceResource`.
     ///
     /// - Parameters:
-    ///   - containerID: The `container_id` member.
+    ///   - containerID: The JSON member `container_id`.
     public init(containerID: Swift.String) {
         self.containerID = containerID
     }
@@ -1657,8 +691,6 @@ public struct BetaLocalEnvironmentResource: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `BetaFunctionShellCallStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellCallStatus`.
@@ -1683,11 +715,10 @@ public struct BetaFunctionShellCallStatus: OpenEnum {
 ///
 /// - Remark: Generated from `#/components/schemas/BetaFunctionShellAction`.
 public struct BetaFunctionShellAction: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `commands` member.
     public var commands: [Swift.String]
-    /// The `timeout_ms` member.
+    /// The JSON member `timeout_ms`.
     public var timeoutMs: Swift.Int?
-    /// The `max_output_length` member.
+    /// The JSON member `max_output_length`.
     public var maxOutputLength: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1695,9 +726,8 @@ public struct BetaFunctionShellAction: Codable, Hashable, Sendable, SpecDeviatio
     /// Creates a new `BetaFunctionShellAction`.
     ///
     /// - Parameters:
-    ///   - commands: The `commands` member.
-    ///   - timeoutMs: The `timeout_ms` member.
-    ///   - maxOutputLength: The `max_output_length` member.
+    ///   - timeoutMs: The JSON member `timeout_ms`.
+    ///   - maxOutputLength: The JSON member `max_output_length`.
     public init(
         commands: [Swift.String],
         timeoutMs: Swift.Int? = nil,
@@ -1738,7 +768,7 @@ public struct BetaFunctionShellAction: Codable, Hashable, Sendable, SpecDeviatio
     }
 }
 
-/// A compaction item generated by the [`v1/responses/compact` API](/docs/api-reference/responses/compact).
+/// A compaction item generated by the [`v1/responses/compact` API](https://platform.openai.com/docs/api-reference/responses/compact).
 ///
 /// - Remark: Generated from `#/components/schemas/BetaCompactionBody`.
 public struct BetaCompactionBody: Codable, Hashable, Sendable, SpecDeviationReporting {
@@ -1808,8 +838,6 @@ public struct BetaCompactionBody: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `BetaProgramOutput` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutput`.
 public struct BetaProgramOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -1886,8 +914,6 @@ public struct BetaProgramOutput: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `BetaProgramOutputStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaProgramOutputStatus`.
@@ -1905,8 +931,6 @@ public struct BetaProgramOutputStatus: OpenEnum {
     public static var incomplete: Self { Self(rawValue: "incomplete") }
 }
 
-/// The `BetaProgram` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaProgram`.
 public struct BetaProgram: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -1983,8 +1007,6 @@ public struct BetaProgram: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `BetaAdditionalTools` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaAdditionalTools`.
 public struct BetaAdditionalTools: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -2053,8 +1075,6 @@ public struct BetaAdditionalTools: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `BetaMessageRole` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMessageRole`.
@@ -2090,15 +1110,13 @@ public struct BetaMessageRole: OpenEnum {
     public static var tool: Self { Self(rawValue: "tool") }
 }
 
-/// The `BetaToolSearchOutput` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchOutput`.
 public struct BetaToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search output item.
     public var id: Swift.String
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType
@@ -2119,7 +1137,7 @@ public struct BetaToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationRe
     ///   - tools: The loaded tool definitions returned by tool search.
     ///   - status: The status of the tool search output item that was recorded.
     ///   - agent: The agent that produced this item.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -2184,15 +1202,13 @@ public struct BetaToolSearchOutput: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `BetaToolSearchCall` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaToolSearchCall`.
 public struct BetaToolSearchCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
     public var agent: BetaAgentTag?
     /// The unique ID of the tool search call item.
     public var id: Swift.String
-    /// The `call_id` member.
+    /// The JSON member `call_id`.
     public var callID: Swift.String?
     /// Whether tool search was executed by the server or by the client.
     public var execution: BetaToolSearchExecutionType
@@ -2213,7 +1229,7 @@ public struct BetaToolSearchCall: Codable, Hashable, Sendable, SpecDeviationRepo
     ///   - arguments: Arguments used for the tool search call.
     ///   - status: The status of the tool search call item that was recorded.
     ///   - agent: The agent that produced this item.
-    ///   - callID: The `call_id` member.
+    ///   - callID: The JSON member `call_id`.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -2278,8 +1294,6 @@ public struct BetaToolSearchCall: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `BetaMultiAgentCallOutput` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCallOutput`.
 public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -2356,8 +1370,6 @@ public struct BetaMultiAgentCallOutput: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `BetaMultiAgentAction` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentAction`.
@@ -2387,8 +1399,6 @@ public struct BetaMultiAgentAction: OpenEnum {
     public static var waitAgent: Self { Self(rawValue: "wait_agent") }
 }
 
-/// The `BetaMultiAgentCall` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaMultiAgentCall`.
 public struct BetaMultiAgentCall: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -2465,8 +1475,6 @@ public struct BetaMultiAgentCall: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `BetaAgentMessage` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaAgentMessage`.
 public struct BetaAgentMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -2548,25 +1556,25 @@ public struct BetaAgentMessage: Codable, Hashable, Sendable, SpecDeviationReport
     ///
     /// - Remark: Generated from `#/components/schemas/BetaAgentMessage/properties/content/items`.
     public enum ContentItem: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A text input to the model. (type: `input_text`)
+        /// A text input to the model. Selected when `type` is `input_text`.
         case inputText(BetaInputTextContent)
-        /// A text output from the model. (type: `output_text`)
+        /// A text output from the model. Selected when `type` is `output_text`.
         case outputText(BetaOutputTextContent)
-        /// A text content. (type: `text`)
+        /// A text content. Selected when `type` is `text`.
         case text(BetaTextContent)
-        /// A summary text from the model. (type: `summary_text`)
+        /// A summary text from the model. Selected when `type` is `summary_text`.
         case summaryText(BetaSummaryTextContent)
-        /// Reasoning text from the model. (type: `reasoning_text`)
+        /// Reasoning text from the model. Selected when `type` is `reasoning_text`.
         case reasoningText(BetaReasoningTextContent)
-        /// A refusal from the model. (type: `refusal`)
+        /// A refusal from the model. Selected when `type` is `refusal`.
         case refusal(BetaRefusalContent)
-        /// An image input to the model. Learn about [image inputs](/docs/guides/vision). (type: `input_image`)
+        /// An image input to the model. Selected when `type` is `input_image`.
         case inputImage(BetaInputImageContent)
-        /// A screenshot of a computer. (type: `computer_screenshot`)
+        /// A screenshot of a computer. Selected when `type` is `computer_screenshot`.
         case computerScreenshot(BetaComputerScreenshotContent)
-        /// A file input to the model. (type: `input_file`)
+        /// A file input to the model. Selected when `type` is `input_file`.
         case inputFile(BetaInputFileContent)
-        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. (type: `encrypted_content`)
+        /// Opaque encrypted content that Responses API decrypts inside trusted model execution. Selected when `type` is `encrypted_content`.
         case encryptedContent(BetaEncryptedContent)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -2670,9 +1678,9 @@ public struct BetaEncryptedContent: Codable, Hashable, Sendable, SpecDeviationRe
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerScreenshotContent`.
 public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
     /// The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
     public var detail: BetaImageDetail
@@ -2684,10 +1692,10 @@ public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable, SpecDe
     /// Creates a new `BetaComputerScreenshotContent`.
     ///
     /// - Parameters:
-    ///   - detail: The detail level of the screenshot image to be sent to the model. One of `high`, `low`, `auto`, or `original`. Defaults to `auto`.
-    ///   - imageURL: The `image_url` member.
-    ///   - fileID: The `file_id` member.
-    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix. The breakpoint inherits its TTL from the request's `prompt_cache_options.ttl`; the boundary is not rounded to a token block.
+    ///   - detail: The detail level of the screenshot image to be sent to the model.
+    ///   - imageURL: The JSON member `image_url`.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - promptCacheBreakpoint: Marks the exact end of a reusable prompt prefix.
     public init(
         detail: BetaImageDetail,
         imageURL: Swift.String? = nil,
@@ -2740,15 +1748,11 @@ public struct BetaComputerScreenshotContent: Codable, Hashable, Sendable, SpecDe
 ///
 /// - Remark: Generated from `#/components/schemas/BetaTextContent`.
 public struct BetaTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `text` member.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BetaTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The `text` member.
     public init(text: Swift.String) {
         self.text = text
     }
@@ -2795,7 +1799,6 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable, SpecDevia
     public var name: Swift.String?
     /// The namespace of the tool that produced the output.
     public var namespace: Swift.String?
-    /// The `caller` member.
     public var caller: BetaToolCallCallerParam?
     /// The output from the function call generated by your code.
     /// Can be a string or an list of output content.
@@ -2811,12 +1814,11 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable, SpecDevia
     /// - Parameters:
     ///   - output: The output from the function call generated by your code.
     ///   - agent: The agent that produced this item.
-    ///   - id: The unique ID of the function tool call output. Populated when this item
+    ///   - id: The unique ID of the function tool call output.
     ///   - callID: The unique ID of the function tool call generated by the model.
     ///   - name: The name of the tool that produced the output.
     ///   - namespace: The namespace of the tool that produced the output.
-    ///   - caller: The `caller` member.
-    ///   - status: The status of the item. One of `in_progress`, `completed`, or
+    ///   - status: The status of the item.
     public init(
         output: BetaFunctionToolCallOutput.Output,
         agent: BetaAgentTag? = nil,
@@ -2952,8 +1954,6 @@ public struct BetaFunctionToolCallOutput: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `BetaComputerToolCallOutputResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/BetaComputerToolCallOutputResource`.
 public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The agent that produced this item.
@@ -2981,9 +1981,9 @@ public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable, S
     ///   - id: The unique ID of the computer call tool output.
     ///   - callID: The ID of the computer tool call that produced the output.
     ///   - output: A computer screenshot image used with the computer use tool.
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - status: The status of the message input.
     ///   - agent: The agent that produced this item.
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
+    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the developer.
     ///   - createdBy: The identifier of the actor that created the item.
     public init(
         id: Swift.String,
@@ -3048,8 +2048,6 @@ public struct BetaComputerToolCallOutputResource: Codable, Hashable, Sendable, S
     }
 }
 
-/// The `BetaComputerCallOutputStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/BetaComputerCallOutputStatus`.
@@ -3098,8 +2096,8 @@ public struct BetaComputerToolCallOutput: Codable, Hashable, Sendable, SpecDevia
     ///   - output: A computer screenshot image used with the computer use tool.
     ///   - agent: The agent that produced this item.
     ///   - id: The ID of the computer tool call output.
-    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the
-    ///   - status: The status of the message input. One of `in_progress`, `completed`, or
+    ///   - acknowledgedSafetyChecks: The safety checks reported by the API that have been acknowledged by the developer.
+    ///   - status: The status of the message input.
     public init(
         callID: Swift.String,
         output: BetaComputerScreenshotImage,
@@ -3261,7 +2259,7 @@ public struct BetaResponseUsage: Codable, Hashable, Sendable, SpecDeviationRepor
     /// - Remark: Generated from `#/components/schemas/BetaResponseUsage/properties/input_tokens_details`.
     public struct InputTokensDetails: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of tokens that were retrieved from the cache.
-        /// [More on prompt caching](/docs/guides/prompt-caching).
+        /// [More on prompt caching](https://platform.openai.com/docs/guides/prompt-caching).
         public var cachedTokens: Swift.Int
         /// The number of input tokens that were written to the cache.
         public var cacheWriteTokens: Swift.Int?

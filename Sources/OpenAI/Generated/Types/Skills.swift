@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `SkillResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SkillResource`.
 public struct SkillResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill.
@@ -89,15 +87,13 @@ public struct SkillResource: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `SkillListResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SkillListResource`.
 public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillResource]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -109,8 +105,8 @@ public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [SkillResource],
         hasMore: Swift.Bool,
@@ -170,15 +166,11 @@ public struct SkillListResource: Codable, Hashable, Sendable, SpecDeviationRepor
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillBody`.
 public struct CreateSkillBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    /// The `files` member.
     public var files: CreateSkillBody.Files
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateSkillBody`.
-    ///
-    /// - Parameters:
-    ///   - files: The `files` member.
     public init(files: CreateSkillBody.Files) {
         self.files = files
     }
@@ -210,8 +202,6 @@ public struct CreateSkillBody: Codable, Hashable, Sendable, SpecDeviationReporti
         try form.append("files", self.files)
     }
 
-    /// The `files` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillBody/properties/files`.
@@ -292,22 +282,14 @@ public struct SetDefaultSkillVersionBody: Codable, Hashable, Sendable, SpecDevia
     }
 }
 
-/// The `DeletedSkillResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeletedSkillResource`.
 public struct DeletedSkillResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `deleted` member.
     public var deleted: Swift.Bool
-    /// The `id` member.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeletedSkillResource`.
-    ///
-    /// - Parameters:
-    ///   - deleted: The `deleted` member.
-    ///   - id: The `id` member.
     public init(
         deleted: Swift.Bool,
         id: Swift.String
@@ -346,8 +328,6 @@ public struct DeletedSkillResource: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `SkillVersionResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SkillVersionResource`.
 public struct SkillVersionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Unique identifier for the skill version.
@@ -432,15 +412,13 @@ public struct SkillVersionResource: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `SkillVersionListResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SkillVersionListResource`.
 public struct SkillVersionListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [SkillVersionResource]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -452,8 +430,8 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, SpecDeviati
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [SkillVersionResource],
         hasMore: Swift.Bool,
@@ -513,7 +491,6 @@ public struct SkillVersionListResource: Codable, Hashable, Sendable, SpecDeviati
 ///
 /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody`.
 public struct CreateSkillVersionBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    /// The `files` member.
     public var files: CreateSkillVersionBody.Files
     /// Whether to set this version as the default.
     public var `default`: Swift.Bool?
@@ -523,7 +500,6 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `CreateSkillVersionBody`.
     ///
     /// - Parameters:
-    ///   - files: The `files` member.
     ///   - default: Whether to set this version as the default.
     public init(
         files: CreateSkillVersionBody.Files,
@@ -564,8 +540,6 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, SpecDeviation
         try form.append("default", self.`default`)
     }
 
-    /// The `files` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateSkillVersionBody/properties/files`.
@@ -605,13 +579,9 @@ public struct CreateSkillVersionBody: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `DeletedSkillVersionResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeletedSkillVersionResource`.
 public struct DeletedSkillVersionResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `deleted` member.
     public var deleted: Swift.Bool
-    /// The `id` member.
     public var id: Swift.String
     /// The deleted skill version.
     public var version: Swift.String
@@ -621,8 +591,6 @@ public struct DeletedSkillVersionResource: Codable, Hashable, Sendable, SpecDevi
     /// Creates a new `DeletedSkillVersionResource`.
     ///
     /// - Parameters:
-    ///   - deleted: The `deleted` member.
-    ///   - id: The `id` member.
     ///   - version: The deleted skill version.
     public init(
         deleted: Swift.Bool,

@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `AddUploadPartRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AddUploadPartRequest`.
 public struct AddUploadPartRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// The chunk of bytes for this Part.
@@ -50,8 +48,6 @@ public struct AddUploadPartRequest: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `CompleteUploadRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CompleteUploadRequest`.
 public struct CompleteUploadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ordered list of Part IDs.
@@ -101,8 +97,6 @@ public struct CompleteUploadRequest: Codable, Hashable, Sendable, SpecDeviationR
     }
 }
 
-/// The `CreateUploadRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateUploadRequest`.
 public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the file to upload.
@@ -110,7 +104,7 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     /// The intended purpose of the uploaded file.
     ///
     /// See the [documentation on File
-    /// purposes](/docs/api-reference/files/create#files-create-purpose).
+    /// purposes](https://platform.openai.com/docs/api-reference/files/create#files-create-purpose).
     public var purpose: CreateUploadRequest.Purpose
     /// The number of bytes in the file you are uploading.
     public var bytes: Swift.Int
@@ -132,7 +126,7 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     ///   - purpose: The intended purpose of the uploaded file.
     ///   - bytes: The number of bytes in the file you are uploading.
     ///   - mimeType: The MIME type of the file.
-    ///   - expiresAfter: The expiration policy for a file. By default, files with `purpose=batch` expire after 30 days and all other files are persisted until they are manually deleted.
+    ///   - expiresAfter: The expiration policy for a file.
     public init(
         filename: Swift.String,
         purpose: CreateUploadRequest.Purpose,
@@ -185,7 +179,7 @@ public struct CreateUploadRequest: Codable, Hashable, Sendable, SpecDeviationRep
     /// The intended purpose of the uploaded file.
     ///
     /// See the [documentation on File
-    /// purposes](/docs/api-reference/files/create#files-create-purpose).
+    /// purposes](https://platform.openai.com/docs/api-reference/files/create#files-create-purpose).
     ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
@@ -223,13 +217,12 @@ public struct Upload: Codable, Hashable, Sendable, SpecDeviationReporting {
     public var filename: Swift.String
     /// The intended number of bytes to be uploaded.
     public var bytes: Swift.Int
-    /// The intended purpose of the file. [Please refer here](/docs/api-reference/files/object#files/object-purpose) for acceptable values.
+    /// The intended purpose of the file. [Please refer here](https://platform.openai.com/docs/api-reference/files/object#files/object-purpose) for acceptable values.
     public var purpose: Swift.String
     /// The status of the Upload.
     public var status: Upload.Status
     /// The Unix timestamp (in seconds) for when the Upload will expire.
     public var expiresAt: Swift.Int
-    /// The `file` member.
     public var file: OpenAIFile?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -241,10 +234,9 @@ public struct Upload: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///   - createdAt: The Unix timestamp (in seconds) for when the Upload was created.
     ///   - filename: The name of the file to be uploaded.
     ///   - bytes: The intended number of bytes to be uploaded.
-    ///   - purpose: The intended purpose of the file. [Please refer here](/docs/api-reference/files/object#files/object-purpose) for acceptable values.
+    ///   - purpose: The intended purpose of the file.
     ///   - status: The status of the Upload.
     ///   - expiresAt: The Unix timestamp (in seconds) for when the Upload will expire.
-    ///   - file: The `file` member.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,

@@ -9,13 +9,12 @@ import Foundation
 public struct CostsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The monetary value in its associated currency.
     public var amount: CostsResult.Amount?
-    /// The `line_item` member.
+    /// The JSON member `line_item`.
     public var lineItem: Swift.String?
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `quantity` member.
     public var quantity: Swift.Double?
     /// The unit of the `quantity` value. If no single supported unit applies to the result, this field is `null`.
     public var quantityUnit: CostsResult.QuantityUnit?
@@ -26,11 +25,10 @@ public struct CostsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - amount: The monetary value in its associated currency.
-    ///   - lineItem: The `line_item` member.
-    ///   - projectID: The `project_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - quantity: The `quantity` member.
-    ///   - quantityUnit: The unit of the `quantity` value. If no single supported unit applies to the result, this field is `null`.
+    ///   - lineItem: The JSON member `line_item`.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - quantityUnit: The unit of the `quantity` value.
     public init(
         amount: CostsResult.Amount? = nil,
         lineItem: Swift.String? = nil,
@@ -185,13 +183,12 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable, SpecDeviati
     public var characters: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -201,10 +198,9 @@ public struct UsageAudioSpeechesResult: Codable, Hashable, Sendable, SpecDeviati
     /// - Parameters:
     ///   - characters: The number of characters processed.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - model: The `model` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
     public init(
         characters: Swift.Int,
         numModelRequests: Swift.Int,
@@ -271,13 +267,12 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable, SpecD
     public var seconds: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -287,10 +282,9 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable, SpecD
     /// - Parameters:
     ///   - seconds: The number of seconds processed.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - model: The `model` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
     public init(
         seconds: Swift.Int,
         numModelRequests: Swift.Int,
@@ -355,7 +349,7 @@ public struct UsageAudioTranscriptionsResult: Codable, Hashable, Sendable, SpecD
 public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The number of code interpreter sessions.
     public var numSessions: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -364,7 +358,7 @@ public struct UsageCodeInterpreterSessionsResult: Codable, Hashable, Sendable, S
     ///
     /// - Parameters:
     ///   - numSessions: The number of code interpreter sessions.
-    ///   - projectID: The `project_id` member.
+    ///   - projectID: The JSON member `project_id`.
     public init(
         numSessions: Swift.Int,
         projectID: Swift.String? = nil
@@ -437,17 +431,15 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable, SpecDeviation
     public var outputImageTokens: Swift.Int?
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `batch` member.
     public var batch: Swift.Bool?
-    /// The `service_tier` member.
+    /// The JSON member `service_tier`.
     public var serviceTier: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -455,10 +447,10 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `UsageCompletionsResult`.
     ///
     /// - Parameters:
-    ///   - inputTokens: The aggregated number of input tokens used, including cached and cache-write tokens. This includes text, audio, and image tokens. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
-    ///   - outputTokens: The aggregated number of output tokens used across text, audio, and image outputs. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
+    ///   - inputTokens: The aggregated number of input tokens used, including cached and cache-write tokens.
+    ///   - outputTokens: The aggregated number of output tokens used across text, audio, and image outputs.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - inputCachedTokens: The aggregated number of cached input tokens used across text, audio, and image inputs. For customers subscribed to Scale Tier, this includes Scale Tier tokens.
+    ///   - inputCachedTokens: The aggregated number of cached input tokens used across text, audio, and image inputs.
     ///   - inputCacheWriteTokens: The aggregated number of input tokens written to the cache.
     ///   - inputUncachedTokens: The aggregated number of uncached input tokens used across text, audio, and image inputs, excluding cache-write tokens.
     ///   - inputTextTokens: The aggregated number of uncached text input tokens used, excluding cache-write tokens.
@@ -470,12 +462,10 @@ public struct UsageCompletionsResult: Codable, Hashable, Sendable, SpecDeviation
     ///   - inputImageTokens: The aggregated number of uncached image input tokens used.
     ///   - inputCachedImageTokens: The aggregated number of cached image input tokens used.
     ///   - outputImageTokens: The aggregated number of image output tokens used.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - model: The `model` member.
-    ///   - batch: The `batch` member.
-    ///   - serviceTier: The `service_tier` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - serviceTier: The JSON member `service_tier`.
     public init(
         inputTokens: Swift.Int,
         outputTokens: Swift.Int,
@@ -617,13 +607,12 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable, SpecDeviationR
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -633,10 +622,9 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable, SpecDeviationR
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - model: The `model` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
     public init(
         inputTokens: Swift.Int,
         numModelRequests: Swift.Int,
@@ -701,13 +689,13 @@ public struct UsageEmbeddingsResult: Codable, Hashable, Sendable, SpecDeviationR
 public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The count of file search calls.
     public var numRequests: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `vector_store_id` member.
+    /// The JSON member `vector_store_id`.
     public var vectorStoreID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -716,10 +704,10 @@ public struct UsageFileSearchCallsResult: Codable, Hashable, Sendable, SpecDevia
     ///
     /// - Parameters:
     ///   - numRequests: The count of file search calls.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - vectorStoreID: The `vector_store_id` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - vectorStoreID: The JSON member `vector_store_id`.
     public init(
         numRequests: Swift.Int,
         projectID: Swift.String? = nil,
@@ -781,17 +769,14 @@ public struct UsageImagesResult: Codable, Hashable, Sendable, SpecDeviationRepor
     public var images: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The `source` member.
     public var source: Swift.String?
-    /// The `size` member.
     public var size: Swift.String?
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -801,12 +786,9 @@ public struct UsageImagesResult: Codable, Hashable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - images: The number of images processed.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - source: The `source` member.
-    ///   - size: The `size` member.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - model: The `model` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
     public init(
         images: Swift.Int,
         numModelRequests: Swift.Int,
@@ -883,13 +865,12 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable, SpecDeviation
     public var inputTokens: Swift.Int
     /// The count of requests made to the model.
     public var numModelRequests: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -899,10 +880,9 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable, SpecDeviation
     /// - Parameters:
     ///   - inputTokens: The aggregated number of input tokens used.
     ///   - numModelRequests: The count of requests made to the model.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - model: The `model` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
     public init(
         inputTokens: Swift.Int,
         numModelRequests: Swift.Int,
@@ -961,15 +941,12 @@ public struct UsageModerationsResult: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `UsageResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UsageResponse`.
 public struct UsageResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [UsageTimeBucket]
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
-    /// The `next_page` member.
+    /// The JSON member `next_page`.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -977,9 +954,8 @@ public struct UsageResponse: Codable, Hashable, Sendable, SpecDeviationReporting
     /// Creates a new `UsageResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - nextPage: The `next_page` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - nextPage: The JSON member `next_page`.
     public init(
         data: [UsageTimeBucket],
         hasMore: Swift.Bool,
@@ -1030,15 +1006,12 @@ public struct UsageResponse: Codable, Hashable, Sendable, SpecDeviationReporting
     public var nextPageCursor: Swift.String? { nextPage }
 }
 
-/// The `UsageTimeBucket` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UsageTimeBucket`.
 public struct UsageTimeBucket: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `start_time` member.
+    /// The JSON member `start_time`.
     public var startTime: Swift.Int
-    /// The `end_time` member.
+    /// The JSON member `end_time`.
     public var endTime: Swift.Int
-    /// The `results` member.
     public var results: [UsageTimeBucket.ResultValue]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1046,9 +1019,8 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable, SpecDeviationReporti
     /// Creates a new `UsageTimeBucket`.
     ///
     /// - Parameters:
-    ///   - startTime: The `start_time` member.
-    ///   - endTime: The `end_time` member.
-    ///   - results: The `results` member.
+    ///   - startTime: The JSON member `start_time`.
+    ///   - endTime: The JSON member `end_time`.
     public init(
         startTime: Swift.Int,
         endTime: Swift.Int,
@@ -1091,33 +1063,31 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable, SpecDeviationReporti
         try container.encode(self.results, forKey: .results)
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by the `object` member; an unknown value decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/UsageTimeBucket/properties/results/items`.
     public enum ResultValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// The aggregated completions usage details of the specific time bucket. (object: `organization.usage.completions.result`)
+        /// The aggregated completions usage details of the specific time bucket. Selected when `object` is `organization.usage.completions.result`.
         case organizationUsageCompletionsResult(UsageCompletionsResult)
-        /// The aggregated embeddings usage details of the specific time bucket. (object: `organization.usage.embeddings.result`)
+        /// The aggregated embeddings usage details of the specific time bucket. Selected when `object` is `organization.usage.embeddings.result`.
         case organizationUsageEmbeddingsResult(UsageEmbeddingsResult)
-        /// The aggregated moderations usage details of the specific time bucket. (object: `organization.usage.moderations.result`)
+        /// The aggregated moderations usage details of the specific time bucket. Selected when `object` is `organization.usage.moderations.result`.
         case organizationUsageModerationsResult(UsageModerationsResult)
-        /// The aggregated images usage details of the specific time bucket. (object: `organization.usage.images.result`)
+        /// The aggregated images usage details of the specific time bucket. Selected when `object` is `organization.usage.images.result`.
         case organizationUsageImagesResult(UsageImagesResult)
-        /// The aggregated audio speeches usage details of the specific time bucket. (object: `organization.usage.audio_speeches.result`)
+        /// The aggregated audio speeches usage details of the specific time bucket. Selected when `object` is `organization.usage.audio_speeches.result`.
         case organizationUsageAudioSpeechesResult(UsageAudioSpeechesResult)
-        /// The aggregated audio transcriptions usage details of the specific time bucket. (object: `organization.usage.audio_transcriptions.result`)
+        /// The aggregated audio transcriptions usage details of the specific time bucket. Selected when `object` is `organization.usage.audio_transcriptions.result`.
         case organizationUsageAudioTranscriptionsResult(UsageAudioTranscriptionsResult)
-        /// The aggregated vector stores usage details of the specific time bucket. (object: `organization.usage.vector_stores.result`)
+        /// The aggregated vector stores usage details of the specific time bucket. Selected when `object` is `organization.usage.vector_stores.result`.
         case organizationUsageVectorStoresResult(UsageVectorStoresResult)
-        /// The aggregated code interpreter sessions usage details of the specific time bucket. (object: `organization.usage.code_interpreter_sessions.result`)
+        /// The aggregated code interpreter sessions usage details of the specific time bucket. Selected when `object` is `organization.usage.code_interpreter_sessions.result`.
         case organizationUsageCodeInterpreterSessionsResult(UsageCodeInterpreterSessionsResult)
-        /// The aggregated file search calls usage details of the specific time bucket. (object: `organization.usage.file_searches.result`)
+        /// The aggregated file search calls usage details of the specific time bucket. Selected when `object` is `organization.usage.file_searches.result`.
         case organizationUsageFileSearchesResult(UsageFileSearchCallsResult)
-        /// The aggregated web search calls usage details of the specific time bucket. (object: `organization.usage.web_searches.result`)
+        /// The aggregated web search calls usage details of the specific time bucket. Selected when `object` is `organization.usage.web_searches.result`.
         case organizationUsageWebSearchesResult(UsageWebSearchCallsResult)
-        /// The aggregated costs details of the specific time bucket. (object: `organization.costs.result`)
+        /// The aggregated costs details of the specific time bucket. Selected when `object` is `organization.costs.result`.
         case organizationCostsResult(CostsResult)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1182,7 +1152,7 @@ public struct UsageTimeBucket: Codable, Hashable, Sendable, SpecDeviationReporti
 public struct UsageVectorStoresResult: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The vector stores usage in bytes.
     public var usageBytes: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1191,7 +1161,7 @@ public struct UsageVectorStoresResult: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - usageBytes: The vector stores usage in bytes.
-    ///   - projectID: The `project_id` member.
+    ///   - projectID: The JSON member `project_id`.
     public init(
         usageBytes: Swift.Int,
         projectID: Swift.String? = nil
@@ -1238,15 +1208,14 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable, SpecDeviat
     public var numModelRequests: Swift.Int
     /// The count of web search calls.
     public var numRequests: Swift.Int
-    /// The `project_id` member.
+    /// The JSON member `project_id`.
     public var projectID: Swift.String?
-    /// The `user_id` member.
+    /// The JSON member `user_id`.
     public var userID: Swift.String?
-    /// The `api_key_id` member.
+    /// The JSON member `api_key_id`.
     public var apiKeyID: Swift.String?
-    /// The `model` member.
     public var model: Swift.String?
-    /// The `context_level` member.
+    /// The JSON member `context_level`.
     public var contextLevel: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1256,11 +1225,10 @@ public struct UsageWebSearchCallsResult: Codable, Hashable, Sendable, SpecDeviat
     /// - Parameters:
     ///   - numModelRequests: The count of model requests.
     ///   - numRequests: The count of web search calls.
-    ///   - projectID: The `project_id` member.
-    ///   - userID: The `user_id` member.
-    ///   - apiKeyID: The `api_key_id` member.
-    ///   - model: The `model` member.
-    ///   - contextLevel: The `context_level` member.
+    ///   - projectID: The JSON member `project_id`.
+    ///   - userID: The JSON member `user_id`.
+    ///   - apiKeyID: The JSON member `api_key_id`.
+    ///   - contextLevel: The JSON member `context_level`.
     public init(
         numModelRequests: Swift.Int,
         numRequests: Swift.Int,

@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `UserDeleteResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UserDeleteResponse`.
 public struct UserDeleteResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UserDeleteResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -57,17 +49,14 @@ public struct UserDeleteResponse: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `UserListResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UserListResponse`.
 public struct UserListResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [User]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -75,10 +64,9 @@ public struct UserListResponse: Codable, Hashable, Sendable, SpecDeviationReport
     /// Creates a new `UserListResponse`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - hasMore: The JSON member `has_more`.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [User],
         hasMore: Swift.Bool,
@@ -134,8 +122,6 @@ public struct UserListResponse: Codable, Hashable, Sendable, SpecDeviationReport
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `UserRoleUpdateRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UserRoleUpdateRequest`.
 public struct UserRoleUpdateRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// `owner` or `reader`

@@ -44,9 +44,9 @@ public struct AutoChunkingStrategyRequestParam: Codable, Hashable, Sendable, Spe
 ///
 /// - Remark: Generated from `#/components/schemas/ChunkingStrategyRequestParam`.
 public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
+    /// The default strategy. Selected when `type` is `auto`.
     case auto(AutoChunkingStrategyRequestParam)
-    /// Customize your own chunking strategy by setting chunk size and chunk overlap. (type: `static`)
+    /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
     case `static`(StaticChunkingStrategyRequestParam)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)
@@ -77,17 +77,14 @@ public enum ChunkingStrategyRequestParam: Codable, Hashable, Sendable, UnknownCa
     }
 }
 
-/// The `CreateVectorStoreFileBatchRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileBatchRequest`.
 public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
+    /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
     public var fileIDs: [Swift.String]?
     /// A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. Use this when you need to override metadata for specific files. The global `attributes` or `chunking_strategy` will be ignored and must be specified for each file. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `file_ids`.
     public var files: [CreateVectorStoreFileRequest]?
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
     public var chunkingStrategy: ChunkingStrategyRequestParam?
-    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -95,10 +92,9 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable, Sp
     /// Creates a new `CreateVectorStoreFileBatchRequest`.
     ///
     /// - Parameters:
-    ///   - fileIDs: A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.  If `attributes` or `chunking_strategy` are provided, they will be  applied to all files in the batch. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `files`.
-    ///   - files: A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`. Use this when you need to override metadata for specific files. The global `attributes` or `chunking_strategy` will be ignored and must be specified for each file. The maximum batch size is 2000 files. This endpoint is recommended for multi-file ingestion and helps reduce per-vector-store write request pressure. Mutually exclusive with `file_ids`.
-    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
-    ///   - attributes: The `attributes` member.
+    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use.
+    ///   - files: A list of objects that each include a `file_id` plus optional `attributes` or `chunking_strategy`.
+    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
     public init(
         fileIDs: [Swift.String]? = nil,
         files: [CreateVectorStoreFileRequest]? = nil,
@@ -144,15 +140,12 @@ public struct CreateVectorStoreFileBatchRequest: Codable, Hashable, Sendable, Sp
     }
 }
 
-/// The `CreateVectorStoreFileRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreFileRequest`.
 public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// A [File](/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
+    /// A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](https://platform.openai.com/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
     public var fileID: Swift.String
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
     public var chunkingStrategy: ChunkingStrategyRequestParam?
-    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -160,9 +153,8 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `CreateVectorStoreFileRequest`.
     ///
     /// - Parameters:
-    ///   - fileID: A [File](/docs/api-reference/files) ID that the vector store should use. Useful for tools like `file_search` that can access files. For multi-file ingestion, we recommend [`file_batches`](/docs/api-reference/vector-stores-file-batches/createBatch) to minimize per-vector-store write requests.
-    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy.
-    ///   - attributes: The `attributes` member.
+    ///   - fileID: A [File](https://platform.openai.com/docs/api-reference/files) ID that the vector store should use.
+    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
     public init(
         fileID: Swift.String,
         chunkingStrategy: ChunkingStrategyRequestParam? = nil,
@@ -203,11 +195,9 @@ public struct CreateVectorStoreFileRequest: Codable, Hashable, Sendable, SpecDev
     }
 }
 
-/// The `CreateVectorStoreRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest`.
 public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
+    /// A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
     public var fileIDs: [Swift.String]?
     /// The name of the vector store.
     public var name: Swift.String?
@@ -217,7 +207,6 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     public var expiresAfter: VectorStoreExpirationAfter?
     /// The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
     public var chunkingStrategy: CreateVectorStoreRequest.ChunkingStrategy?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -225,12 +214,11 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `CreateVectorStoreRequest`.
     ///
     /// - Parameters:
-    ///   - fileIDs: A list of [File](/docs/api-reference/files) IDs that the vector store should use. Useful for tools like `file_search` that can access files.
+    ///   - fileIDs: A list of [File](https://platform.openai.com/docs/api-reference/files) IDs that the vector store should use.
     ///   - name: The name of the vector store.
-    ///   - description: A description for the vector store. Can be used to describe the vector store's purpose.
+    ///   - description: A description for the vector store.
     ///   - expiresAfter: The expiration policy for a vector store.
-    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s). If not set, will use the `auto` strategy. Only applicable if `file_ids` is non-empty.
-    ///   - metadata: The `metadata` member.
+    ///   - chunkingStrategy: The chunking strategy used to chunk the file(s).
     public init(
         fileIDs: [Swift.String]? = nil,
         name: Swift.String? = nil,
@@ -291,9 +279,9 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVectorStoreRequest/properties/chunking_strategy`.
     public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// The default strategy. This strategy currently uses a `max_chunk_size_tokens` of `800` and `chunk_overlap_tokens` of `400`. (type: `auto`)
+        /// The default strategy. Selected when `type` is `auto`.
         case auto(AutoChunkingStrategyRequestParam)
-        /// Customize your own chunking strategy by setting chunk size and chunk overlap. (type: `static`)
+        /// Customize your own chunking strategy by setting chunk size and chunk overlap. Selected when `type` is `static`.
         case `static`(StaticChunkingStrategyRequestParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -325,22 +313,14 @@ public struct CreateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `DeleteVectorStoreFileResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreFileResponse`.
 public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteVectorStoreFileResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -379,22 +359,14 @@ public struct DeleteVectorStoreFileResponse: Codable, Hashable, Sendable, SpecDe
     }
 }
 
-/// The `DeleteVectorStoreResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DeleteVectorStoreResponse`.
 public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `deleted` member.
     public var deleted: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DeleteVectorStoreResponse`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - deleted: The `deleted` member.
     public init(
         id: Swift.String,
         deleted: Swift.Bool
@@ -433,19 +405,15 @@ public struct DeleteVectorStoreResponse: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `ListVectorStoreFilesResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListVectorStoreFilesResponse`.
 public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [VectorStoreFileObject]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -453,11 +421,9 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `ListVectorStoreFilesResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [VectorStoreFileObject],
@@ -515,19 +481,15 @@ public struct ListVectorStoreFilesResponse: Codable, Hashable, Sendable, SpecDev
     public var nextPageCursor: Swift.String? { lastID }
 }
 
-/// The `ListVectorStoresResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ListVectorStoresResponse`.
 public struct ListVectorStoresResponse: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `object` member.
     public var object: Swift.String
-    /// The `data` member.
     public var data: [VectorStoreObject]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -535,11 +497,9 @@ public struct ListVectorStoresResponse: Codable, Hashable, Sendable, SpecDeviati
     /// Creates a new `ListVectorStoresResponse`.
     ///
     /// - Parameters:
-    ///   - object: The `object` member.
-    ///   - data: The `data` member.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         object: Swift.String,
         data: [VectorStoreObject],
@@ -632,8 +592,6 @@ public struct OtherChunkingStrategyResponseParam: Codable, Hashable, Sendable, S
     }
 }
 
-/// The `StaticChunkingStrategy` schema.
-///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategy`.
 public struct StaticChunkingStrategy: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
@@ -648,8 +606,8 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable, SpecDeviation
     /// Creates a new `StaticChunkingStrategy`.
     ///
     /// - Parameters:
-    ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk. The default value is `800`. The minimum value is `100` and the maximum value is `4096`.
-    ///   - chunkOverlapTokens: The number of tokens that overlap between chunks. The default value is `400`.
+    ///   - maxChunkSizeTokens: The maximum number of tokens in each chunk.
+    ///   - chunkOverlapTokens: The number of tokens that overlap between chunks.
     public init(
         maxChunkSizeTokens: Swift.Int,
         chunkOverlapTokens: Swift.Int
@@ -689,15 +647,11 @@ public struct StaticChunkingStrategy: Codable, Hashable, Sendable, SpecDeviation
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyRequestParam`.
 public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `static` member.
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `StaticChunkingStrategyRequestParam`.
-    ///
-    /// - Parameters:
-    ///   - static: The `static` member.
     public init(`static`: StaticChunkingStrategy) {
         self.`static` = `static`
     }
@@ -733,15 +687,11 @@ public struct StaticChunkingStrategyRequestParam: Codable, Hashable, Sendable, S
 ///
 /// - Remark: Generated from `#/components/schemas/StaticChunkingStrategyResponseParam`.
 public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `static` member.
     public var `static`: StaticChunkingStrategy
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `StaticChunkingStrategyResponseParam`.
-    ///
-    /// - Parameters:
-    ///   - static: The `static` member.
     public init(`static`: StaticChunkingStrategy) {
         self.`static` = `static`
     }
@@ -773,19 +723,13 @@ public struct StaticChunkingStrategyResponseParam: Codable, Hashable, Sendable, 
     }
 }
 
-/// The `UpdateVectorStoreFileAttributesRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreFileAttributesRequest`.
 public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `UpdateVectorStoreFileAttributesRequest`.
-    ///
-    /// - Parameters:
-    ///   - attributes: The `attributes` member.
     public init(attributes: VectorStoreFileAttributes? = nil) {
         self.attributes = attributes
     }
@@ -814,15 +758,12 @@ public struct UpdateVectorStoreFileAttributesRequest: Codable, Hashable, Sendabl
     }
 }
 
-/// The `UpdateVectorStoreRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/UpdateVectorStoreRequest`.
 public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The name of the vector store.
     public var name: Swift.String?
-    /// The `expires_after` member.
+    /// The JSON member `expires_after`.
     public var expiresAfter: VectorStoreExpirationAfter?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -831,8 +772,7 @@ public struct UpdateVectorStoreRequest: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - name: The name of the vector store.
-    ///   - expiresAfter: The `expires_after` member.
-    ///   - metadata: The `metadata` member.
+    ///   - expiresAfter: The JSON member `expires_after`.
     public init(
         name: Swift.String? = nil,
         expiresAfter: VectorStoreExpirationAfter? = nil,
@@ -927,11 +867,11 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
     public var object: VectorStoreFileBatchObject.Object
     /// The Unix timestamp (in seconds) for when the vector store files batch was created.
     public var createdAt: Swift.Int
-    /// The ID of the [vector store](/docs/api-reference/vector-stores/object) that the [File](/docs/api-reference/files) is attached to.
+    /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
     public var vectorStoreID: Swift.String
     /// The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
     public var status: VectorStoreFileBatchObject.Status
-    /// The `file_counts` member.
+    /// The JSON member `file_counts`.
     public var fileCounts: VectorStoreFileBatchObject.FileCounts
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -942,9 +882,9 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - object: The object type, which is always `vector_store.file_batch`.
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store files batch was created.
-    ///   - vectorStoreID: The ID of the [vector store](/docs/api-reference/vector-stores/object) that the [File](/docs/api-reference/files) is attached to.
+    ///   - vectorStoreID: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
     ///   - status: The status of the vector store files batch, which can be either `in_progress`, `completed`, `cancelled` or `failed`.
-    ///   - fileCounts: The `file_counts` member.
+    ///   - fileCounts: The JSON member `file_counts`.
     public init(
         id: Swift.String,
         object: VectorStoreFileBatchObject.Object,
@@ -1043,8 +983,6 @@ public struct VectorStoreFileBatchObject: Codable, Hashable, Sendable, SpecDevia
         public static var failed: Self { Self(rawValue: "failed") }
     }
 
-    /// The `file_counts` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileBatchObject/properties/file_counts`.
     public struct FileCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
@@ -1127,7 +1065,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
     public var data: [VectorStoreFileContentResponse.DataItem]
     /// Indicates if there are more content pages to fetch.
     public var hasMore: Swift.Bool
-    /// The `next_page` member.
+    /// The JSON member `next_page`.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1137,7 +1075,7 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
     /// - Parameters:
     ///   - data: Parsed content of the file.
     ///   - hasMore: Indicates if there are more content pages to fetch.
-    ///   - nextPage: The `next_page` member.
+    ///   - nextPage: The JSON member `next_page`.
     public init(
         data: [VectorStoreFileContentResponse.DataItem],
         hasMore: Swift.Bool,
@@ -1187,8 +1125,6 @@ public struct VectorStoreFileContentResponse: Codable, Hashable, Sendable, SpecD
     /// The `after` cursor of the next page.
     public var nextPageCursor: Swift.String? { nextPage }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileContentResponse/properties/data/items`.
     public struct DataItem: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The content type (currently only `"text"`)
@@ -1249,15 +1185,14 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
     public var usageBytes: Swift.Int
     /// The Unix timestamp (in seconds) for when the vector store file was created.
     public var createdAt: Swift.Int
-    /// The ID of the [vector store](/docs/api-reference/vector-stores/object) that the [File](/docs/api-reference/files) is attached to.
+    /// The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
     public var vectorStoreID: Swift.String
     /// The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
     public var status: VectorStoreFileObject.Status
-    /// The `last_error` member.
+    /// The JSON member `last_error`.
     public var lastError: VectorStoreFileObject.LastError?
     /// The strategy used to chunk the file.
     public var chunkingStrategy: VectorStoreFileObject.ChunkingStrategy?
-    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1266,13 +1201,12 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Parameters:
     ///   - id: The identifier, which can be referenced in API endpoints.
-    ///   - usageBytes: The total vector store usage in bytes. Note that this may be different from the original file size.
+    ///   - usageBytes: The total vector store usage in bytes.
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store file was created.
-    ///   - vectorStoreID: The ID of the [vector store](/docs/api-reference/vector-stores/object) that the [File](/docs/api-reference/files) is attached to.
-    ///   - status: The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`. The status `completed` indicates that the vector store file is ready for use.
-    ///   - lastError: The `last_error` member.
+    ///   - vectorStoreID: The ID of the [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object) that the [File](https://platform.openai.com/docs/api-reference/files) is attached to.
+    ///   - status: The status of the vector store file, which can be either `in_progress`, `completed`, `cancelled`, or `failed`.
+    ///   - lastError: The JSON member `last_error`.
     ///   - chunkingStrategy: The strategy used to chunk the file.
-    ///   - attributes: The `attributes` member.
     public init(
         id: Swift.String,
         usageBytes: Swift.Int,
@@ -1444,9 +1378,9 @@ public struct VectorStoreFileObject: Codable, Hashable, Sendable, SpecDeviationR
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreFileObject/properties/chunking_strategy`.
     public enum ChunkingStrategy: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// type: `static`
+        /// Selected when `type` is `static`.
         case `static`(StaticChunkingStrategyResponseParam)
-        /// This is returned when the chunking strategy is unknown. Typically, this is because the file was indexed before the `chunking_strategy` concept was introduced in the API. (type: `other`)
+        /// This is returned when the chunking strategy is unknown. Selected when `type` is `other`.
         case other(OtherChunkingStrategyResponseParam)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1490,17 +1424,16 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
     public var name: Swift.String?
     /// The total number of bytes used by the files in the vector store.
     public var usageBytes: Swift.Int
-    /// The `file_counts` member.
+    /// The JSON member `file_counts`.
     public var fileCounts: VectorStoreObject.FileCounts
     /// The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
     public var status: VectorStoreObject.Status
     /// The expiration policy for a vector store.
     public var expiresAfter: VectorStoreExpirationAfter?
-    /// The `expires_at` member.
+    /// The JSON member `expires_at`.
     public var expiresAt: Swift.Int?
-    /// The `last_active_at` member.
+    /// The JSON member `last_active_at`.
     public var lastActiveAt: Swift.Int?
-    /// The `metadata` member.
     public var metadata: Metadata?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1511,13 +1444,12 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
     ///   - id: The identifier, which can be referenced in API endpoints.
     ///   - createdAt: The Unix timestamp (in seconds) for when the vector store was created.
     ///   - usageBytes: The total number of bytes used by the files in the vector store.
-    ///   - fileCounts: The `file_counts` member.
-    ///   - status: The status of the vector store, which can be either `expired`, `in_progress`, or `completed`. A status of `completed` indicates that the vector store is ready for use.
+    ///   - fileCounts: The JSON member `file_counts`.
+    ///   - status: The status of the vector store, which can be either `expired`, `in_progress`, or `completed`.
     ///   - name: The name of the vector store.
     ///   - expiresAfter: The expiration policy for a vector store.
-    ///   - expiresAt: The `expires_at` member.
-    ///   - lastActiveAt: The `last_active_at` member.
-    ///   - metadata: The `metadata` member.
+    ///   - expiresAt: The JSON member `expires_at`.
+    ///   - lastActiveAt: The JSON member `last_active_at`.
     public init(
         id: Swift.String,
         createdAt: Swift.Int,
@@ -1595,8 +1527,6 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
         try container.encode(self.metadata, forKey: .metadata)
     }
 
-    /// The `file_counts` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreObject/properties/file_counts`.
     public struct FileCounts: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// The number of files that are currently being processed.
@@ -1693,8 +1623,6 @@ public struct VectorStoreObject: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `VectorStoreSearchRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest`.
 public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A query string for a search
@@ -1715,7 +1643,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
     /// - Parameters:
     ///   - query: A query string for a search
     ///   - rewriteQuery: Whether to rewrite the natural language query for vector search.
-    ///   - maxNumResults: The maximum number of results to return. This number should be between 1 and 50 inclusive.
+    ///   - maxNumResults: The maximum number of results to return.
     ///   - filters: A filter to apply based on file attributes.
     ///   - rankingOptions: Ranking options for search.
     public init(
@@ -1814,9 +1742,9 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Remark: Generated from `#/components/schemas/VectorStoreSearchRequest/properties/filters`.
     public enum FiltersValue: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. (type: `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in`, `nin`)
+        /// A filter used to compare a specified attribute key to a given value using a defined comparison operation. Selected when `type` is `eq`, `ne`, `gt`, `gte`, `lt`, `lte`, `in` or `nin`.
         case comparisonFilter(ComparisonFilter)
-        /// Combine multiple filters using `and` or `or`. (type: `and`, `or`)
+        /// Combine multiple filters using `and` or `or`. Selected when `type` is `and` or `or`.
         case compoundFilter(CompoundFilter)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -1853,7 +1781,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
     public struct RankingOptionsValue: Codable, Hashable, Sendable, SpecDeviationReporting {
         /// Enable re-ranking; set to `none` to disable, which can help reduce latency.
         public var ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker?
-        /// The `score_threshold` member.
+        /// The JSON member `score_threshold`.
         public var scoreThreshold: Swift.Double?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -1862,7 +1790,7 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
         ///
         /// - Parameters:
         ///   - ranker: Enable re-ranking; set to `none` to disable, which can help reduce latency.
-        ///   - scoreThreshold: The `score_threshold` member.
+        ///   - scoreThreshold: The JSON member `score_threshold`.
         public init(
             ranker: VectorStoreSearchRequest.RankingOptionsValue.Ranker? = nil,
             scoreThreshold: Swift.Double? = nil
@@ -1921,8 +1849,6 @@ public struct VectorStoreSearchRequest: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `VectorStoreSearchResultContentObject` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultContentObject`.
 public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The text content returned from search.
@@ -1965,8 +1891,6 @@ public struct VectorStoreSearchResultContentObject: Codable, Hashable, Sendable,
     }
 }
 
-/// The `VectorStoreSearchResultItem` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultItem`.
 public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The ID of the vector store file.
@@ -1975,7 +1899,6 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDevi
     public var filename: Swift.String
     /// The similarity score for the result.
     public var score: Swift.Double
-    /// The `attributes` member.
     public var attributes: VectorStoreFileAttributes?
     /// Content chunks from the file.
     public var content: [VectorStoreSearchResultContentObject]
@@ -1989,7 +1912,6 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDevi
     ///   - filename: The name of the vector store file.
     ///   - score: The similarity score for the result.
     ///   - content: Content chunks from the file.
-    ///   - attributes: The `attributes` member.
     public init(
         fileID: Swift.String,
         filename: Swift.String,
@@ -2040,17 +1962,15 @@ public struct VectorStoreSearchResultItem: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `VectorStoreSearchResultsPage` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VectorStoreSearchResultsPage`.
 public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `search_query` member.
+    /// The JSON member `search_query`.
     public var searchQuery: [Swift.String]
     /// The list of search result items.
     public var data: [VectorStoreSearchResultItem]
     /// Indicates if there are more results to fetch.
     public var hasMore: Swift.Bool
-    /// The `next_page` member.
+    /// The JSON member `next_page`.
     public var nextPage: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -2058,10 +1978,10 @@ public struct VectorStoreSearchResultsPage: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `VectorStoreSearchResultsPage`.
     ///
     /// - Parameters:
-    ///   - searchQuery: The `search_query` member.
+    ///   - searchQuery: The JSON member `search_query`.
     ///   - data: The list of search result items.
     ///   - hasMore: Indicates if there are more results to fetch.
-    ///   - nextPage: The `next_page` member.
+    ///   - nextPage: The JSON member `next_page`.
     public init(
         searchQuery: [Swift.String],
         data: [VectorStoreSearchResultItem],

@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `VideoModel` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoModel`.
@@ -31,8 +29,6 @@ public struct VideoModel: OpenEnum {
     public static var sora2_2025_12_08: Self { Self(rawValue: "sora-2-2025-12-08") }
 }
 
-/// The `VideoStatus` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoStatus`.
@@ -56,8 +52,6 @@ public struct VideoStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
-/// The `VideoSize` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoSize`.
@@ -146,19 +140,17 @@ public struct VideoResource: Codable, Hashable, Sendable, SpecDeviationReporting
     public var progress: Swift.Int
     /// Unix timestamp (seconds) for when the job was created.
     public var createdAt: Swift.Int
-    /// The `completed_at` member.
+    /// The JSON member `completed_at`.
     public var completedAt: Swift.Int?
-    /// The `expires_at` member.
+    /// The JSON member `expires_at`.
     public var expiresAt: Swift.Int?
-    /// The `prompt` member.
     public var prompt: Swift.String?
     /// The resolution of the generated video.
     public var size: VideoSize
     /// Duration of the generated clip in seconds. For extensions, this is the stitched total duration.
     public var seconds: Swift.String
-    /// The `remixed_from_video_id` member.
+    /// The JSON member `remixed_from_video_id`.
     public var remixedFromVideoID: Swift.String?
-    /// The `error` member.
     public var error: Error2?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -172,12 +164,10 @@ public struct VideoResource: Codable, Hashable, Sendable, SpecDeviationReporting
     ///   - progress: Approximate completion percentage for the generation task.
     ///   - createdAt: Unix timestamp (seconds) for when the job was created.
     ///   - size: The resolution of the generated video.
-    ///   - seconds: Duration of the generated clip in seconds. For extensions, this is the stitched total duration.
-    ///   - completedAt: The `completed_at` member.
-    ///   - expiresAt: The `expires_at` member.
-    ///   - prompt: The `prompt` member.
-    ///   - remixedFromVideoID: The `remixed_from_video_id` member.
-    ///   - error: The `error` member.
+    ///   - seconds: Duration of the generated clip in seconds.
+    ///   - completedAt: The JSON member `completed_at`.
+    ///   - expiresAt: The JSON member `expires_at`.
+    ///   - remixedFromVideoID: The JSON member `remixed_from_video_id`.
     public init(
         id: Swift.String,
         model: VideoModel,
@@ -266,15 +256,13 @@ public struct VideoResource: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `VideoListResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VideoListResource`.
 public struct VideoListResource: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
     /// A list of items
     public var data: [VideoResource]
-    /// The `first_id` member.
+    /// The JSON member `first_id`.
     public var firstID: Swift.String?
-    /// The `last_id` member.
+    /// The JSON member `last_id`.
     public var lastID: Swift.String?
     /// Whether there are more items available.
     public var hasMore: Swift.Bool
@@ -286,8 +274,8 @@ public struct VideoListResource: Codable, Hashable, Sendable, SpecDeviationRepor
     /// - Parameters:
     ///   - data: A list of items
     ///   - hasMore: Whether there are more items available.
-    ///   - firstID: The `first_id` member.
-    ///   - lastID: The `last_id` member.
+    ///   - firstID: The JSON member `first_id`.
+    ///   - lastID: The JSON member `last_id`.
     public init(
         data: [VideoResource],
         hasMore: Swift.Bool,
@@ -343,13 +331,11 @@ public struct VideoListResource: Codable, Hashable, Sendable, SpecDeviationRepor
     public var nextPageCursor: Swift.String? { lastID ?? data.last?.id }
 }
 
-/// The `ImageRefParam-2` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ImageRefParam-2`.
 public struct ImageRefParam2: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A fully qualified URL or base64-encoded data URL.
     public var imageURL: Swift.String?
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -358,7 +344,7 @@ public struct ImageRefParam2: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - imageURL: A fully qualified URL or base64-encoded data URL.
-    ///   - fileID: The `file_id` member.
+    ///   - fileID: The JSON member `file_id`.
     public init(
         imageURL: Swift.String? = nil,
         fileID: Swift.String? = nil
@@ -394,8 +380,6 @@ public struct ImageRefParam2: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `VideoSeconds` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoSeconds`.
@@ -424,7 +408,7 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, SpecDeviati
     public var model: VideoModel?
     /// Text prompt that describes the video to generate.
     public var prompt: Swift.String
-    /// The `input_reference` member.
+    /// The JSON member `input_reference`.
     public var inputReference: CreateVideoMultipartBody.InputReference?
     /// Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
     public var seconds: VideoSeconds?
@@ -437,10 +421,10 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, SpecDeviati
     ///
     /// - Parameters:
     ///   - prompt: Text prompt that describes the video to generate.
-    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
-    ///   - inputReference: The `input_reference` member.
-    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
-    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
+    ///   - inputReference: The JSON member `input_reference`.
+    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
+    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
     public init(
         prompt: Swift.String,
         model: VideoModel? = nil,
@@ -498,15 +482,13 @@ public struct CreateVideoMultipartBody: Codable, Hashable, Sendable, SpecDeviati
         try form.append("size", self.size)
     }
 
-    /// The `input_reference` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoMultipartBody/properties/input_reference`.
     public enum InputReference: Codable, Hashable, Sendable, UnknownCaseRepresentable {
         /// Optional reference asset upload or reference object that guides generation.
         case file(FileUpload)
-        /// Optional reference asset upload or reference object that guides generation. Provide exactly one of `image_url` or `file_id` when using an object.
+        /// Optional reference asset upload or reference object that guides generation.
         case imageRefParam2(ImageRefParam2)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -560,10 +542,10 @@ public struct CreateVideoJSONBody: Codable, Hashable, Sendable, SpecDeviationRep
     ///
     /// - Parameters:
     ///   - prompt: Text prompt that describes the video to generate.
-    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro). Defaults to `sora-2`.
-    ///   - inputReference: Optional reference object that guides generation. Provide exactly one of `image_url` or `file_id`.
-    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12). Defaults to 4 seconds.
-    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024). Defaults to 720x1280.
+    ///   - model: The video generation model to use (allowed values: sora-2, sora-2-pro).
+    ///   - inputReference: Optional reference object that guides generation.
+    ///   - seconds: Clip duration in seconds (allowed values: 4, 8, 12).
+    ///   - size: Output resolution formatted as width x height (allowed values: 720x1280, 1280x720, 1024x1792, 1792x1024).
     public init(
         prompt: Swift.String,
         model: VideoModel? = nil,
@@ -672,13 +654,9 @@ public struct CreateVideoCharacterBody: Codable, Hashable, Sendable, SpecDeviati
     }
 }
 
-/// The `VideoCharacterResource` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VideoCharacterResource`.
 public struct VideoCharacterResource: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String?
-    /// The `name` member.
     public var name: Swift.String?
     /// Unix timestamp (in seconds) when the character was created.
     public var createdAt: Swift.Int
@@ -689,8 +667,6 @@ public struct VideoCharacterResource: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - createdAt: Unix timestamp (in seconds) when the character was created.
-    ///   - id: The `id` member.
-    ///   - name: The `name` member.
     public init(
         createdAt: Swift.Int,
         id: Swift.String? = nil,
@@ -776,7 +752,6 @@ public struct VideoReferenceInputParam: Codable, Hashable, Sendable, SpecDeviati
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody`.
 public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    /// The `video` member.
     public var video: CreateVideoEditMultipartBody.Video
     /// Text prompt that describes how to edit the source video.
     public var prompt: Swift.String
@@ -786,7 +761,6 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, SpecDev
     /// Creates a new `CreateVideoEditMultipartBody`.
     ///
     /// - Parameters:
-    ///   - video: The `video` member.
     ///   - prompt: Text prompt that describes how to edit the source video.
     public init(
         video: CreateVideoEditMultipartBody.Video,
@@ -827,8 +801,6 @@ public struct CreateVideoEditMultipartBody: Codable, Hashable, Sendable, SpecDev
         try form.append("prompt", self.prompt)
     }
 
-    /// The `video` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoEditMultipartBody/properties/video`.
@@ -923,7 +895,6 @@ public struct CreateVideoEditJSONBody: Codable, Hashable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody`.
 public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
-    /// The `video` member.
     public var video: CreateVideoExtendMultipartBody.Video
     /// Updated text prompt that directs the extension generation.
     public var prompt: Swift.String
@@ -935,7 +906,6 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, SpecD
     /// Creates a new `CreateVideoExtendMultipartBody`.
     ///
     /// - Parameters:
-    ///   - video: The `video` member.
     ///   - prompt: Updated text prompt that directs the extension generation.
     ///   - seconds: Length of the newly generated extension segment in seconds (allowed values: 4, 8, 12, 16, 20).
     public init(
@@ -983,8 +953,6 @@ public struct CreateVideoExtendMultipartBody: Codable, Hashable, Sendable, SpecD
         try form.append("seconds", self.seconds)
     }
 
-    /// The `video` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CreateVideoExtendMultipartBody/properties/video`.
@@ -1137,8 +1105,6 @@ public struct DeletedVideoResource: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `VideoContentVariant` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/VideoContentVariant`.

@@ -1144,7 +1144,7 @@ public struct WebhookLiveCallIncoming: Codable, Hashable, Sendable, SpecDeviatio
         /// Creates a new `DataValue`.
         ///
         /// - Parameters:
-        ///   - sessionID: The Transceiver `rtc_...` ID of the pending SIP session. The same
+        ///   - sessionID: The Transceiver `rtc_...` ID of the pending SIP session.
         ///   - sipHeaders: Headers from the SIP Invite.
         public init(
             sessionID: Swift.String,
@@ -1314,7 +1314,7 @@ public struct WebhookRealtimeCallIncoming: Codable, Hashable, Sendable, SpecDevi
         /// Creates a new `DataValue`.
         ///
         /// - Parameters:
-        ///   - callID: The Transceiver `rtc_...` ID of the pending SIP session. The same
+        ///   - callID: The Transceiver `rtc_...` ID of the pending SIP session.
         ///   - sipHeaders: Headers from the SIP Invite.
         public init(
             callID: Swift.String,
@@ -1833,37 +1833,37 @@ public struct WebhookResponseIncomplete: Codable, Hashable, Sendable, SpecDeviat
 ///
 /// - Remark: Generated from `#/webhooks`.
 public enum WebhookEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// Sent when a batch API request has been cancelled. (type: `batch.cancelled`)
+    /// Sent when a batch API request has been cancelled. Selected when `type` is `batch.cancelled`.
     case batchCancelled(WebhookBatchCancelled)
-    /// Sent when a batch API request has been completed. (type: `batch.completed`)
+    /// Sent when a batch API request has been completed. Selected when `type` is `batch.completed`.
     case batchCompleted(WebhookBatchCompleted)
-    /// Sent when a batch API request has expired. (type: `batch.expired`)
+    /// Sent when a batch API request has expired. Selected when `type` is `batch.expired`.
     case batchExpired(WebhookBatchExpired)
-    /// Sent when a batch API request has failed. (type: `batch.failed`)
+    /// Sent when a batch API request has failed. Selected when `type` is `batch.failed`.
     case batchFailed(WebhookBatchFailed)
-    /// Sent when an eval run has been canceled. (type: `eval.run.canceled`)
+    /// Sent when an eval run has been canceled. Selected when `type` is `eval.run.canceled`.
     case evalRunCanceled(WebhookEvalRunCanceled)
-    /// Sent when an eval run has failed. (type: `eval.run.failed`)
+    /// Sent when an eval run has failed. Selected when `type` is `eval.run.failed`.
     case evalRunFailed(WebhookEvalRunFailed)
-    /// Sent when an eval run has succeeded. (type: `eval.run.succeeded`)
+    /// Sent when an eval run has succeeded. Selected when `type` is `eval.run.succeeded`.
     case evalRunSucceeded(WebhookEvalRunSucceeded)
-    /// Sent when a fine-tuning job has been cancelled. (type: `fine_tuning.job.cancelled`)
+    /// Sent when a fine-tuning job has been cancelled. Selected when `type` is `fine_tuning.job.cancelled`.
     case fineTuningJobCancelled(WebhookFineTuningJobCancelled)
-    /// Sent when a fine-tuning job has failed. (type: `fine_tuning.job.failed`)
+    /// Sent when a fine-tuning job has failed. Selected when `type` is `fine_tuning.job.failed`.
     case fineTuningJobFailed(WebhookFineTuningJobFailed)
-    /// Sent when a fine-tuning job has succeeded. (type: `fine_tuning.job.succeeded`)
+    /// Sent when a fine-tuning job has succeeded. Selected when `type` is `fine_tuning.job.succeeded`.
     case fineTuningJobSucceeded(WebhookFineTuningJobSucceeded)
-    /// Sent when an incoming API SIP session is available for Live acceptance. The (type: `live.call.incoming`)
+    /// Sent when an incoming API SIP session is available for Live acceptance. Selected when `type` is `live.call.incoming`.
     case liveCallIncoming(WebhookLiveCallIncoming)
-    /// Sent when an incoming API SIP session is available for Realtime acceptance. (type: `realtime.call.incoming`)
+    /// Sent when an incoming API SIP session is available for Realtime acceptance. Selected when `type` is `realtime.call.incoming`.
     case realtimeCallIncoming(WebhookRealtimeCallIncoming)
-    /// Sent when a background response has been cancelled. (type: `response.cancelled`)
+    /// Sent when a background response has been cancelled. Selected when `type` is `response.cancelled`.
     case responseCancelled(WebhookResponseCancelled)
-    /// Sent when a background response has been completed. (type: `response.completed`)
+    /// Sent when a background response has been completed. Selected when `type` is `response.completed`.
     case responseCompleted(WebhookResponseCompleted)
-    /// Sent when a background response has failed. (type: `response.failed`)
+    /// Sent when a background response has failed. Selected when `type` is `response.failed`.
     case responseFailed(WebhookResponseFailed)
-    /// Sent when a background response has been interrupted. (type: `response.incomplete`)
+    /// Sent when a background response has been interrupted. Selected when `type` is `response.incomplete`.
     case responseIncomplete(WebhookResponseIncomplete)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

@@ -8,13 +8,9 @@ import Foundation
 /// - Remark: Generated from `#/components/schemas/Metadata`.
 public typealias Metadata = [Swift.String: Swift.String]
 
-/// The `Scores` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Scores`.
 public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `labels` member.
     public var labels: [Swift.String: Swift.Int]?
-    /// The `name` member.
     public var name: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Double]
@@ -24,8 +20,6 @@ public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Scores`.
     ///
     /// - Parameters:
-    ///   - name: The `name` member.
-    ///   - labels: The `labels` member.
     ///   - additionalProperties: Members not declared by the schema.
     public init(
         name: Swift.String,
@@ -70,7 +64,6 @@ public struct Scores: Codable, Hashable, Sendable, SpecDeviationReporting {
 ///
 /// - Remark: Generated from `#/components/schemas/TaggedScores`.
 public struct TaggedScores: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
     /// Members not declared by the schema (`additionalProperties`).
     public var additionalProperties: [Swift.String: Swift.Int]
@@ -80,7 +73,6 @@ public struct TaggedScores: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// Creates a new `TaggedScores`.
     ///
     /// - Parameters:
-    ///   - id: The `id` member.
     ///   - additionalProperties: Members not declared by the schema.
     public init(
         id: Swift.String,

@@ -3,11 +3,8 @@
 
 import Foundation
 
-/// The `ModelResponseProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ModelResponseProperties`.
 public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `temperature` member.
     public var temperature: Swift.Double?
     /// A stable user identifier.
     public var user: Swift.String
@@ -18,7 +15,6 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviatio
     ///
     /// - Parameters:
     ///   - user: A stable user identifier.
-    ///   - temperature: The `temperature` member.
     public init(
         user: Swift.String,
         temperature: Swift.Double? = nil
@@ -58,11 +54,9 @@ public struct ModelResponseProperties: Codable, Hashable, Sendable, SpecDeviatio
 ///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
 public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `temperature` member.
     public var temperature: Swift.Double?
     /// Overridden description of the user.
     public var user: Swift.String
-    /// The `input` member.
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -71,8 +65,6 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     ///
     /// - Parameters:
     ///   - user: Overridden description of the user.
-    ///   - input: The `input` member.
-    ///   - temperature: The `temperature` member.
     public init(
         user: Swift.String,
         input: Swift.String,

@@ -3,11 +3,9 @@
 
 import Foundation
 
-/// The `Usage` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Usage`.
 public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `total_tokens` member.
+    /// The JSON member `total_tokens`.
     public var totalTokens: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -15,7 +13,7 @@ public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Usage`.
     ///
     /// - Parameters:
-    ///   - totalTokens: The `total_tokens` member.
+    ///   - totalTokens: The JSON member `total_tokens`.
     public init(totalTokens: Swift.Int) {
         self.totalTokens = totalTokens
     }
@@ -44,25 +42,15 @@ public struct Usage: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Completion` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Completion`.
 public struct Completion: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `usage` member.
     public var usage: Usage?
-    /// The `stop` member.
     public var stop: Swift.String?
-    /// The `tokens` member.
     public var tokens: [Swift.Int]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Completion`.
-    ///
-    /// - Parameters:
-    ///   - usage: The `usage` member.
-    ///   - stop: The `stop` member.
-    ///   - tokens: The `tokens` member.
     public init(
         usage: Usage? = nil,
         stop: Swift.String? = nil,

@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `CreateSpeechRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateSpeechRequest`.
 public struct CreateSpeechRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input` member.
     public var input: Swift.String
-    /// The `voice` member.
     public var voice: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateSpeechRequest`.
-    ///
-    /// - Parameters:
-    ///   - input: The `input` member.
-    ///   - voice: The `voice` member.
     public init(
         input: Swift.String,
         voice: Swift.String

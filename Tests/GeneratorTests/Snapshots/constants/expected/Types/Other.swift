@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `FunctionTool` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FunctionTool`.
 public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `name` member.
     public var name: Swift.String
-    /// The `strict` member.
     public var strict: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FunctionTool`.
-    ///
-    /// - Parameters:
-    ///   - name: The `name` member.
-    ///   - strict: The `strict` member.
     public init(
         name: Swift.String,
         strict: Swift.Bool? = nil
@@ -60,8 +52,6 @@ public struct FunctionTool: Codable, Hashable, Sendable, SpecDeviationReporting 
     }
 }
 
-/// The `ListKind` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ListKind`.
@@ -76,19 +66,13 @@ public struct ListKind: OpenEnum {
     public static var list: Self { Self(rawValue: "list") }
 }
 
-/// The `ToolList` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ToolList`.
 public struct ToolList: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `data` member.
     public var data: [FunctionTool]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ToolList`.
-    ///
-    /// - Parameters:
-    ///   - data: The `data` member.
     public init(data: [FunctionTool]) {
         self.data = data
     }

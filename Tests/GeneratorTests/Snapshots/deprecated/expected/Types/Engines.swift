@@ -9,10 +9,8 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/Engine`.
 public struct Engine: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
     private var _owner: Swift.String?
-    /// The `owner` member.
     @available(*, deprecated)
     public var owner: Swift.String? {
         get { _owner }
@@ -22,10 +20,6 @@ public struct Engine: Codable, Hashable, Sendable, SpecDeviationReporting {
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Engine`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - owner: The `owner` member.
     public init(
         id: Swift.String,
         owner: Swift.String? = nil

@@ -3,13 +3,10 @@
 
 import Foundation
 
-/// The `Cat` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Cat`.
 public struct Cat: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `pet_type` member.
+    /// The JSON member `pet_type`.
     public var petType: Swift.String
-    /// The `meows` member.
     public var meows: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -17,8 +14,7 @@ public struct Cat: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Cat`.
     ///
     /// - Parameters:
-    ///   - petType: The `pet_type` member.
-    ///   - meows: The `meows` member.
+    ///   - petType: The JSON member `pet_type`.
     public init(
         petType: Swift.String,
         meows: Swift.Bool? = nil
@@ -54,13 +50,10 @@ public struct Cat: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Dog` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Dog`.
 public struct Dog: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `pet_type` member.
+    /// The JSON member `pet_type`.
     public var petType: Swift.String
-    /// The `barks` member.
     public var barks: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -68,8 +61,7 @@ public struct Dog: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Dog`.
     ///
     /// - Parameters:
-    ///   - petType: The `pet_type` member.
-    ///   - barks: The `barks` member.
+    ///   - petType: The JSON member `pet_type`.
     public init(
         petType: Swift.String,
         barks: Swift.Bool? = nil
@@ -105,15 +97,13 @@ public struct Dog: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Pet` schema.
-///
 /// Decoded by the `pet_type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/Pet`.
 public enum Pet: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// pet_type: `kitty`
+    /// Selected when `pet_type` is `kitty`.
     case kitty(Cat)
-    /// pet_type: `doggo`
+    /// Selected when `pet_type` is `doggo`.
     case doggo(Dog)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

@@ -3,19 +3,13 @@
 
 import Foundation
 
-/// The `InputTextContent` schema.
-///
 /// - Remark: Generated from `#/components/schemas/InputTextContent`.
 public struct InputTextContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `text` member.
     public var text: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `InputTextContent`.
-    ///
-    /// - Parameters:
-    ///   - text: The `text` member.
     public init(text: Swift.String) {
         self.text = text
     }
@@ -47,11 +41,9 @@ public struct InputTextContent: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `InputImageContent` schema.
-///
 /// - Remark: Generated from `#/components/schemas/InputImageContent`.
 public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -59,7 +51,7 @@ public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `InputImageContent`.
     ///
     /// - Parameters:
-    ///   - imageURL: The `image_url` member.
+    ///   - imageURL: The JSON member `image_url`.
     public init(imageURL: Swift.String? = nil) {
         self.imageURL = imageURL
     }
@@ -91,15 +83,13 @@ public struct InputImageContent: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `InputContent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputContent`.
 public enum InputContent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `input_text`
+    /// Selected when `type` is `input_text`.
     case inputText(InputTextContent)
-    /// type: `input_image`
+    /// Selected when `type` is `input_image`.
     case inputImage(InputImageContent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

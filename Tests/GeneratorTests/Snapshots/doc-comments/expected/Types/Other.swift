@@ -12,7 +12,6 @@ import Foundation
 public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The time frame within which the batch should be processed. Currently only `24h`.
     public var completionWindow: Swift.String
-    /// The `errors` member.
     public var errors: Batch.Errors?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -20,8 +19,7 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Batch`.
     ///
     /// - Parameters:
-    ///   - completionWindow: The time frame within which the batch should be processed. Currently only `24h`.
-    ///   - errors: The `errors` member.
+    ///   - completionWindow: The time frame within which the batch should be processed.
     public init(
         completionWindow: Swift.String,
         errors: Batch.Errors? = nil
@@ -60,15 +58,11 @@ public struct Batch: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/Batch/properties/errors`.
     public struct Errors: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `message` member.
         public var message: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `Errors`.
-        ///
-        /// - Parameters:
-        ///   - message: The `message` member.
         public init(message: Swift.String? = nil) {
             self.message = message
         }

@@ -43,7 +43,7 @@ extension ChatCompletionsAPI {
         return try await client.send(request, options: options, as: ChatCompletion.self)
     }
 
-    /// Calls `POST /chat/completions` and streams the reply.
+    /// Calls `POST /chat/completions` and streams the reply as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).

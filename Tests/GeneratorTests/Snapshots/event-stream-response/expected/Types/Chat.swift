@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `CreateChatCompletionRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
 public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `model` member.
     public var model: Swift.String
-    /// The `stream` member.
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateChatCompletionRequest`.
-    ///
-    /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - stream: The `stream` member.
     public init(
         model: Swift.String,
         stream: Swift.Bool? = nil
@@ -54,19 +46,13 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `ChatCompletion` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ChatCompletion`.
 public struct ChatCompletion: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletion`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
     public init(id: Swift.String) {
         self.id = id
     }
@@ -95,22 +81,14 @@ public struct ChatCompletion: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `ChatCompletionChunk` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
 public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `delta` member.
     public var delta: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionChunk`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - delta: The `delta` member.
     public init(
         id: Swift.String,
         delta: Swift.String? = nil

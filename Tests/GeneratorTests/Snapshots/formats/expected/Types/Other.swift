@@ -3,15 +3,10 @@
 
 import Foundation
 
-/// The `Measurements` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Measurements`.
 public struct Measurements: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `bytes` member.
     public var bytes: Swift.Int
-    /// The `ratio` member.
     public var ratio: Swift.Double?
-    /// The `weight` member.
     public var weight: Swift.Double?
     /// When it was created.
     ///
@@ -19,7 +14,6 @@ public struct Measurements: Codable, Hashable, Sendable, SpecDeviationReporting 
     public var createdAt: Swift.Int
     /// Raw bytes.
     public var payload: Foundation.Data?
-    /// The `encoded` member.
     public var encoded: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -27,12 +21,8 @@ public struct Measurements: Codable, Hashable, Sendable, SpecDeviationReporting 
     /// Creates a new `Measurements`.
     ///
     /// - Parameters:
-    ///   - bytes: The `bytes` member.
     ///   - createdAt: When it was created.
-    ///   - ratio: The `ratio` member.
-    ///   - weight: The `weight` member.
     ///   - payload: Raw bytes.
-    ///   - encoded: The `encoded` member.
     public init(
         bytes: Swift.Int,
         createdAt: Swift.Int,

@@ -8,15 +8,11 @@ import Foundation
 /// - Remark: Generated from `#/components/schemas/Parameters`.
 public typealias Parameters = [Swift.String: JSONValue]
 
-/// The `Tool` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Tool`.
 public struct Tool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// JSON Schema of the function's parameters.
     public var parameters: Parameters?
-    /// The `arguments` member.
     public var arguments: [Swift.String: JSONValue]
-    /// The `anything` member.
     public var anything: JSONValue?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -24,9 +20,7 @@ public struct Tool: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Tool`.
     ///
     /// - Parameters:
-    ///   - arguments: The `arguments` member.
     ///   - parameters: JSON Schema of the function's parameters.
-    ///   - anything: The `anything` member.
     public init(
         arguments: [Swift.String: JSONValue],
         parameters: Parameters? = nil,

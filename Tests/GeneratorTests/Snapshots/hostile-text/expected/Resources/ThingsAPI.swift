@@ -24,7 +24,7 @@ extension ThingsAPI {
     /// func injectedSeparator() {}
     ///
     /// - Parameters:
-    ///   - thingID: The id.
+    ///   - thingID: The id. let injectedParameter = 3
     ///   - qUeryInjected: �evil bidi� and a NUL � here, injectedNul
     ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
     /// - Returns: The decoded `Thing` reply.

@@ -12,7 +12,7 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// */ let injectedProperty = 4 /*
     /// let injectedMore = 5
     public var idLetInjectedRequired1: Swift.String
-    /// The `na"me\injected` member.
+    /// The JSON member `na"me\injected`.
     public var naMeInjected: Swift.String?
     /// Kinds.
     /// let injectedNel = 8
@@ -28,10 +28,10 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `Thing`.
     ///
     /// - Parameters:
-    ///   - idLetInjectedRequired1: */ let injectedProperty = 4 /*
-    ///   - naMeInjected: The `na"me\injected` member.
-    ///   - kind: Kinds.
-    ///   - shape: A shape.
+    ///   - idLetInjectedRequired1: */ let injectedProperty = 4 /* let injectedMore = 5
+    ///   - naMeInjected: The JSON member `na"me\injected`.
+    ///   - kind: Kinds. let injectedNel = 8 let injectedVT = 9 let injectedFF = 10
+    ///   - shape: A shape. let injectedUnion = 11
     public init(
         idLetInjectedRequired1: Swift.String,
         naMeInjected: Swift.String? = nil,
@@ -117,12 +117,12 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/Thing/properties/shape`.
     public enum Shape: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-        /// ki"nd
-        /// : `circle"
-        /// let injectedDiscriminator = 12`
+        /// Selected when `ki"nd
+        /// ` is `circle"
+        /// let injectedDiscriminator = 12`.
         case circleLetInjectedDiscriminator12(Circle)
-        /// ki"nd
-        /// : `square`
+        /// Selected when `ki"nd
+        /// ` is `square`.
         case square(Square)
         /// A variant this SDK does not know, kept as its raw JSON.
         case unknown(JSONValue)
@@ -154,19 +154,13 @@ public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Circle` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Circle`.
 public struct Circle: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `radius` member.
     public var radius: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Circle`.
-    ///
-    /// - Parameters:
-    ///   - radius: The `radius` member.
     public init(radius: Swift.Double? = nil) {
         self.radius = radius
     }
@@ -198,19 +192,13 @@ public struct Circle: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Square` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Square`.
 public struct Square: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `side` member.
     public var side: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Square`.
-    ///
-    /// - Parameters:
-    ///   - side: The `side` member.
     public init(side: Swift.Double? = nil) {
         self.side = side
     }

@@ -3,15 +3,11 @@
 
 import Foundation
 
-/// The `SamplingParams` schema.
-///
 /// - Remark: Generated from `#/components/schemas/SamplingParams`.
 public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `seed` member.
     public var seed: Swift.Int?
-    /// The `max_tokens` member.
+    /// The JSON member `max_tokens`.
     public var maxTokens: Swift.Int?
-    /// The `temperature` member.
     public var temperature: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -19,9 +15,7 @@ public struct SamplingParams: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `SamplingParams`.
     ///
     /// - Parameters:
-    ///   - seed: The `seed` member.
-    ///   - maxTokens: The `max_tokens` member.
-    ///   - temperature: The `temperature` member.
+    ///   - maxTokens: The JSON member `max_tokens`.
     public init(
         seed: Swift.Int? = nil,
         maxTokens: Swift.Int? = nil,

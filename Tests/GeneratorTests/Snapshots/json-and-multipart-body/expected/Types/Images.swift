@@ -3,13 +3,10 @@
 
 import Foundation
 
-/// The `EditImageBodyJson` schema.
-///
 /// - Remark: Generated from `#/components/schemas/EditImageBodyJson`.
 public struct EditImageBodyJSON: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `prompt` member.
     public var prompt: Swift.String
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -17,8 +14,7 @@ public struct EditImageBodyJSON: Codable, Hashable, Sendable, SpecDeviationRepor
     /// Creates a new `EditImageBodyJSON`.
     ///
     /// - Parameters:
-    ///   - prompt: The `prompt` member.
-    ///   - imageURL: The `image_url` member.
+    ///   - imageURL: The JSON member `image_url`.
     public init(
         prompt: Swift.String,
         imageURL: Swift.String
@@ -54,15 +50,11 @@ public struct EditImageBodyJSON: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `CreateImageEditRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateImageEditRequest`.
 public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviationReporting, MultipartFormEncodable {
     /// Raw bytes.
     public var image: FileUpload
-    /// The `prompt` member.
     public var prompt: Swift.String
-    /// The `n` member.
     public var n: Swift.Int?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -71,8 +63,6 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     ///
     /// - Parameters:
     ///   - image: Raw bytes.
-    ///   - prompt: The `prompt` member.
-    ///   - n: The `n` member.
     public init(
         image: FileUpload,
         prompt: Swift.String,
@@ -119,19 +109,13 @@ public struct CreateImageEditRequest: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `ImagesResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ImagesResponse`.
 public struct ImagesResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `created` member.
     public var created: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ImagesResponse`.
-    ///
-    /// - Parameters:
-    ///   - created: The `created` member.
     public init(created: Swift.Int) {
         self.created = created
     }

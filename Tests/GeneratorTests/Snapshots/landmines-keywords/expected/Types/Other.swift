@@ -3,19 +3,13 @@
 
 import Foundation
 
-/// The `associatedtype` schema.
-///
 /// - Remark: Generated from `#/components/schemas/associatedtype`.
 public struct Associatedtype: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Associatedtype`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -47,19 +41,13 @@ public struct Associatedtype: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `class` schema.
-///
 /// - Remark: Generated from `#/components/schemas/class`.
 public struct Class: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Class`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -91,19 +79,13 @@ public struct Class: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `deinit` schema.
-///
 /// - Remark: Generated from `#/components/schemas/deinit`.
 public struct Deinit: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Deinit`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -135,19 +117,13 @@ public struct Deinit: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `enum` schema.
-///
 /// - Remark: Generated from `#/components/schemas/enum`.
 public struct Enum: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Enum`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -179,19 +155,13 @@ public struct Enum: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `extension` schema.
-///
 /// - Remark: Generated from `#/components/schemas/extension`.
 public struct Extension: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Extension`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -223,19 +193,13 @@ public struct Extension: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `fileprivate` schema.
-///
 /// - Remark: Generated from `#/components/schemas/fileprivate`.
 public struct Fileprivate: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Fileprivate`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -267,19 +231,13 @@ public struct Fileprivate: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `func` schema.
-///
 /// - Remark: Generated from `#/components/schemas/func`.
 public struct Func: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Func`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -311,19 +269,13 @@ public struct Func: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `import` schema.
-///
 /// - Remark: Generated from `#/components/schemas/import`.
 public struct Import: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Import`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -355,19 +307,13 @@ public struct Import: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `init` schema.
-///
 /// - Remark: Generated from `#/components/schemas/init`.
 public struct Init: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Init`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -399,19 +345,13 @@ public struct Init: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `inout` schema.
-///
 /// - Remark: Generated from `#/components/schemas/inout`.
 public struct Inout: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Inout`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -443,19 +383,13 @@ public struct Inout: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `internal` schema.
-///
 /// - Remark: Generated from `#/components/schemas/internal`.
 public struct Internal: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Internal`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -487,19 +421,13 @@ public struct Internal: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `let` schema.
-///
 /// - Remark: Generated from `#/components/schemas/let`.
 public struct Let: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Let`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -531,19 +459,13 @@ public struct Let: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `open` schema.
-///
 /// - Remark: Generated from `#/components/schemas/open`.
 public struct Open: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Open`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -575,19 +497,13 @@ public struct Open: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `operator` schema.
-///
 /// - Remark: Generated from `#/components/schemas/operator`.
 public struct Operator: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Operator`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -619,19 +535,13 @@ public struct Operator: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `private` schema.
-///
 /// - Remark: Generated from `#/components/schemas/private`.
 public struct Private: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Private`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -663,19 +573,13 @@ public struct Private: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `precedencegroup` schema.
-///
 /// - Remark: Generated from `#/components/schemas/precedencegroup`.
 public struct Precedencegroup: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Precedencegroup`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -707,19 +611,13 @@ public struct Precedencegroup: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `protocol` schema.
-///
 /// - Remark: Generated from `#/components/schemas/protocol`.
 public struct ProtocolValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProtocolValue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -751,19 +649,13 @@ public struct ProtocolValue: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `public` schema.
-///
 /// - Remark: Generated from `#/components/schemas/public`.
 public struct Public: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Public`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -795,19 +687,13 @@ public struct Public: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `rethrows` schema.
-///
 /// - Remark: Generated from `#/components/schemas/rethrows`.
 public struct Rethrows: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Rethrows`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -839,19 +725,13 @@ public struct Rethrows: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `static` schema.
-///
 /// - Remark: Generated from `#/components/schemas/static`.
 public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Static`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -883,19 +763,13 @@ public struct Static: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `struct` schema.
-///
 /// - Remark: Generated from `#/components/schemas/struct`.
 public struct Struct: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Struct`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -927,19 +801,13 @@ public struct Struct: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `subscript` schema.
-///
 /// - Remark: Generated from `#/components/schemas/subscript`.
 public struct Subscript: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Subscript`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -971,19 +839,13 @@ public struct Subscript: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `typealias` schema.
-///
 /// - Remark: Generated from `#/components/schemas/typealias`.
 public struct Typealias: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Typealias`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1015,19 +877,13 @@ public struct Typealias: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `var` schema.
-///
 /// - Remark: Generated from `#/components/schemas/var`.
 public struct Var: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Var`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1059,19 +915,13 @@ public struct Var: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `break` schema.
-///
 /// - Remark: Generated from `#/components/schemas/break`.
 public struct Break: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Break`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1103,19 +953,13 @@ public struct Break: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `case` schema.
-///
 /// - Remark: Generated from `#/components/schemas/case`.
 public struct Case: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Case`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1147,19 +991,13 @@ public struct Case: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `catch` schema.
-///
 /// - Remark: Generated from `#/components/schemas/catch`.
 public struct Catch: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Catch`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1191,19 +1029,13 @@ public struct Catch: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `continue` schema.
-///
 /// - Remark: Generated from `#/components/schemas/continue`.
 public struct Continue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Continue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1235,19 +1067,13 @@ public struct Continue: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `default` schema.
-///
 /// - Remark: Generated from `#/components/schemas/default`.
 public struct Default: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Default`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1279,19 +1105,13 @@ public struct Default: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `defer` schema.
-///
 /// - Remark: Generated from `#/components/schemas/defer`.
 public struct Defer: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Defer`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1323,19 +1143,13 @@ public struct Defer: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `do` schema.
-///
 /// - Remark: Generated from `#/components/schemas/do`.
 public struct Do: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Do`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1367,19 +1181,13 @@ public struct Do: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `else` schema.
-///
 /// - Remark: Generated from `#/components/schemas/else`.
 public struct Else: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Else`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1411,19 +1219,13 @@ public struct Else: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `fallthrough` schema.
-///
 /// - Remark: Generated from `#/components/schemas/fallthrough`.
 public struct Fallthrough: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Fallthrough`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1455,19 +1257,13 @@ public struct Fallthrough: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `for` schema.
-///
 /// - Remark: Generated from `#/components/schemas/for`.
 public struct For: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `For`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1499,19 +1295,13 @@ public struct For: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `guard` schema.
-///
 /// - Remark: Generated from `#/components/schemas/guard`.
 public struct Guard: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Guard`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1543,19 +1333,13 @@ public struct Guard: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `if` schema.
-///
 /// - Remark: Generated from `#/components/schemas/if`.
 public struct If: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `If`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1587,19 +1371,13 @@ public struct If: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `in` schema.
-///
 /// - Remark: Generated from `#/components/schemas/in`.
 public struct In: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `In`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1631,19 +1409,13 @@ public struct In: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `repeat` schema.
-///
 /// - Remark: Generated from `#/components/schemas/repeat`.
 public struct Repeat: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Repeat`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1675,19 +1447,13 @@ public struct Repeat: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `return` schema.
-///
 /// - Remark: Generated from `#/components/schemas/return`.
 public struct Return: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Return`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1719,19 +1485,13 @@ public struct Return: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `throw` schema.
-///
 /// - Remark: Generated from `#/components/schemas/throw`.
 public struct Throw: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Throw`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1763,19 +1523,13 @@ public struct Throw: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `switch` schema.
-///
 /// - Remark: Generated from `#/components/schemas/switch`.
 public struct Switch: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Switch`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1807,19 +1561,13 @@ public struct Switch: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `where` schema.
-///
 /// - Remark: Generated from `#/components/schemas/where`.
 public struct Where: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Where`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1851,19 +1599,13 @@ public struct Where: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `while` schema.
-///
 /// - Remark: Generated from `#/components/schemas/while`.
 public struct While: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `While`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1895,19 +1637,13 @@ public struct While: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `as` schema.
-///
 /// - Remark: Generated from `#/components/schemas/as`.
 public struct As: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `As`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1939,19 +1675,13 @@ public struct As: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Any` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Any`.
 public struct AnyValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AnyValue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1983,19 +1713,13 @@ public struct AnyValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `false` schema.
-///
 /// - Remark: Generated from `#/components/schemas/false`.
 public struct False: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `False`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2027,19 +1751,13 @@ public struct False: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `is` schema.
-///
 /// - Remark: Generated from `#/components/schemas/is`.
 public struct Is: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Is`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2071,19 +1789,13 @@ public struct Is: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `nil` schema.
-///
 /// - Remark: Generated from `#/components/schemas/nil`.
 public struct Nil: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Nil`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2115,19 +1827,13 @@ public struct Nil: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `self` schema.
-///
 /// - Remark: Generated from `#/components/schemas/self`.
 public struct SelfValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SelfValue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2159,19 +1865,13 @@ public struct SelfValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Self` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Self`.
 public struct SelfValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SelfValueObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2203,19 +1903,13 @@ public struct SelfValueObject: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `super` schema.
-///
 /// - Remark: Generated from `#/components/schemas/super`.
 public struct Super: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Super`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2247,19 +1941,13 @@ public struct Super: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `throws` schema.
-///
 /// - Remark: Generated from `#/components/schemas/throws`.
 public struct Throws: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Throws`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2291,19 +1979,13 @@ public struct Throws: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `true` schema.
-///
 /// - Remark: Generated from `#/components/schemas/true`.
 public struct True: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `True`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2335,19 +2017,13 @@ public struct True: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `try` schema.
-///
 /// - Remark: Generated from `#/components/schemas/try`.
 public struct Try: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Try`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2379,19 +2055,13 @@ public struct Try: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `await` schema.
-///
 /// - Remark: Generated from `#/components/schemas/await`.
 public struct Await: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Await`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2423,19 +2093,13 @@ public struct Await: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `async` schema.
-///
 /// - Remark: Generated from `#/components/schemas/async`.
 public struct Async: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Async`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2467,19 +2131,13 @@ public struct Async: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `consume` schema.
-///
 /// - Remark: Generated from `#/components/schemas/consume`.
 public struct Consume: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Consume`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2511,19 +2169,13 @@ public struct Consume: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `copy` schema.
-///
 /// - Remark: Generated from `#/components/schemas/copy`.
 public struct Copy: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Copy`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2555,19 +2207,13 @@ public struct Copy: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `discard` schema.
-///
 /// - Remark: Generated from `#/components/schemas/discard`.
 public struct Discard: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Discard`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2599,19 +2245,13 @@ public struct Discard: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `borrowing` schema.
-///
 /// - Remark: Generated from `#/components/schemas/borrowing`.
 public struct Borrowing: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Borrowing`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2643,19 +2283,13 @@ public struct Borrowing: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `consuming` schema.
-///
 /// - Remark: Generated from `#/components/schemas/consuming`.
 public struct Consuming: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Consuming`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2687,19 +2321,13 @@ public struct Consuming: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `package` schema.
-///
 /// - Remark: Generated from `#/components/schemas/package`.
 public struct Package: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Package`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2731,19 +2359,13 @@ public struct Package: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `some` schema.
-///
 /// - Remark: Generated from `#/components/schemas/some`.
 public struct Some: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Some`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2775,19 +2397,13 @@ public struct Some: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `any` schema.
-///
 /// - Remark: Generated from `#/components/schemas/any`.
 public struct AnyValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AnyValueObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2819,19 +2435,13 @@ public struct AnyValueObject: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `Type` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Type`.
 public struct TypeValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TypeValue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2863,19 +2473,13 @@ public struct TypeValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Protocol` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Protocol`.
 public struct ProtocolValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ProtocolValueObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2907,19 +2511,13 @@ public struct ProtocolValueObject: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `_` schema.
-///
 /// - Remark: Generated from `#/components/schemas/_`.
 public struct Value: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Value`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -2951,8 +2549,6 @@ public struct Value: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `AllNamesAsEnumValues` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsEnumValues`.
@@ -3186,145 +2782,143 @@ public struct AllNamesAsEnumValues: OpenEnum {
     public static var codingKeys: Self { Self(rawValue: "CodingKeys") }
 }
 
-/// The `AllNamesAsUnionVariants` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
 public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `associatedtype`
+    /// Selected when `type` is `associatedtype`.
     case `associatedtype`(Associatedtype)
-    /// type: `class`
+    /// Selected when `type` is `class`.
     case `class`(Class)
-    /// type: `deinit`
+    /// Selected when `type` is `deinit`.
     case `deinit`(Deinit)
-    /// type: `enum`
+    /// Selected when `type` is `enum`.
     case `enum`(Enum)
-    /// type: `extension`
+    /// Selected when `type` is `extension`.
     case `extension`(Extension)
-    /// type: `fileprivate`
+    /// Selected when `type` is `fileprivate`.
     case `fileprivate`(Fileprivate)
-    /// type: `func`
+    /// Selected when `type` is `func`.
     case `func`(Func)
-    /// type: `import`
+    /// Selected when `type` is `import`.
     case `import`(Import)
-    /// type: `init`
+    /// Selected when `type` is `init`.
     case `init`(Init)
-    /// type: `inout`
+    /// Selected when `type` is `inout`.
     case `inout`(Inout)
-    /// type: `internal`
+    /// Selected when `type` is `internal`.
     case `internal`(Internal)
-    /// type: `let`
+    /// Selected when `type` is `let`.
     case `let`(Let)
-    /// type: `open`
+    /// Selected when `type` is `open`.
     case `open`(Open)
-    /// type: `operator`
+    /// Selected when `type` is `operator`.
     case `operator`(Operator)
-    /// type: `private`
+    /// Selected when `type` is `private`.
     case `private`(Private)
-    /// type: `precedencegroup`
+    /// Selected when `type` is `precedencegroup`.
     case `precedencegroup`(Precedencegroup)
-    /// type: `protocol`
+    /// Selected when `type` is `protocol`.
     case `protocol`(ProtocolValue)
-    /// type: `public`
+    /// Selected when `type` is `public`.
     case `public`(Public)
-    /// type: `rethrows`
+    /// Selected when `type` is `rethrows`.
     case `rethrows`(Rethrows)
-    /// type: `static`
+    /// Selected when `type` is `static`.
     case `static`(Static)
-    /// type: `struct`
+    /// Selected when `type` is `struct`.
     case `struct`(Struct)
-    /// type: `subscript`
+    /// Selected when `type` is `subscript`.
     case `subscript`(Subscript)
-    /// type: `typealias`
+    /// Selected when `type` is `typealias`.
     case `typealias`(Typealias)
-    /// type: `var`
+    /// Selected when `type` is `var`.
     case `var`(Var)
-    /// type: `break`
+    /// Selected when `type` is `break`.
     case `break`(Break)
-    /// type: `case`
+    /// Selected when `type` is `case`.
     case `case`(Case)
-    /// type: `catch`
+    /// Selected when `type` is `catch`.
     case `catch`(Catch)
-    /// type: `continue`
+    /// Selected when `type` is `continue`.
     case `continue`(Continue)
-    /// type: `default`
+    /// Selected when `type` is `default`.
     case `default`(Default)
-    /// type: `defer`
+    /// Selected when `type` is `defer`.
     case `defer`(Defer)
-    /// type: `do`
+    /// Selected when `type` is `do`.
     case `do`(Do)
-    /// type: `else`
+    /// Selected when `type` is `else`.
     case `else`(Else)
-    /// type: `fallthrough`
+    /// Selected when `type` is `fallthrough`.
     case `fallthrough`(Fallthrough)
-    /// type: `for`
+    /// Selected when `type` is `for`.
     case `for`(For)
-    /// type: `guard`
+    /// Selected when `type` is `guard`.
     case `guard`(Guard)
-    /// type: `if`
+    /// Selected when `type` is `if`.
     case `if`(If)
-    /// type: `in`
+    /// Selected when `type` is `in`.
     case `in`(In)
-    /// type: `repeat`
+    /// Selected when `type` is `repeat`.
     case `repeat`(Repeat)
-    /// type: `return`
+    /// Selected when `type` is `return`.
     case `return`(Return)
-    /// type: `throw`
+    /// Selected when `type` is `throw`.
     case `throw`(Throw)
-    /// type: `switch`
+    /// Selected when `type` is `switch`.
     case `switch`(Switch)
-    /// type: `where`
+    /// Selected when `type` is `where`.
     case `where`(Where)
-    /// type: `while`
+    /// Selected when `type` is `while`.
     case `while`(While)
-    /// type: `as`
+    /// Selected when `type` is `as`.
     case `as`(As)
-    /// type: `Any`
+    /// Selected when `type` is `Any`.
     case `any`(AnyValue)
-    /// type: `false`
+    /// Selected when `type` is `false`.
     case `false`(False)
-    /// type: `is`
+    /// Selected when `type` is `is`.
     case `is`(Is)
-    /// type: `nil`
+    /// Selected when `type` is `nil`.
     case `nil`(Nil)
-    /// type: `self`
+    /// Selected when `type` is `self`.
     case `self`(SelfValue)
-    /// type: `Self`
+    /// Selected when `type` is `Self`.
     case self2(SelfValueObject)
-    /// type: `super`
+    /// Selected when `type` is `super`.
     case `super`(Super)
-    /// type: `throws`
+    /// Selected when `type` is `throws`.
     case `throws`(Throws)
-    /// type: `true`
+    /// Selected when `type` is `true`.
     case `true`(True)
-    /// type: `try`
+    /// Selected when `type` is `try`.
     case `try`(Try)
-    /// type: `await`
+    /// Selected when `type` is `await`.
     case `await`(Await)
-    /// type: `async`
+    /// Selected when `type` is `async`.
     case `async`(Async)
-    /// type: `consume`
+    /// Selected when `type` is `consume`.
     case `consume`(Consume)
-    /// type: `copy`
+    /// Selected when `type` is `copy`.
     case `copy`(Copy)
-    /// type: `discard`
+    /// Selected when `type` is `discard`.
     case `discard`(Discard)
-    /// type: `borrowing`
+    /// Selected when `type` is `borrowing`.
     case `borrowing`(Borrowing)
-    /// type: `consuming`
+    /// Selected when `type` is `consuming`.
     case `consuming`(Consuming)
-    /// type: `package`
+    /// Selected when `type` is `package`.
     case `package`(Package)
-    /// type: `some`
+    /// Selected when `type` is `some`.
     case `some`(Some)
-    /// type: `any`
+    /// Selected when `type` is `any`.
     case any2(AnyValueObject)
-    /// type: `Type`
+    /// Selected when `type` is `Type`.
     case type(TypeValue)
-    /// type: `Protocol`
+    /// Selected when `type` is `Protocol`.
     case protocol2(ProtocolValueObject)
-    /// type: `_`
+    /// Selected when `type` is `_`.
     case value(Value)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

@@ -3,157 +3,89 @@
 
 import Foundation
 
-/// The `AllNamesAsProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
 public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `associatedtype` member.
     public var `associatedtype`: Swift.String
-    /// The `class` member.
     public var `class`: Swift.String
-    /// The `deinit` member.
     public var `deinit`: Swift.String
-    /// The `enum` member.
     public var `enum`: Swift.String?
-    /// The `extension` member.
     public var `extension`: Swift.String?
-    /// The `fileprivate` member.
     public var `fileprivate`: Swift.String?
-    /// The `func` member.
     public var `func`: Swift.String?
-    /// The `import` member.
     public var `import`: Swift.String?
-    /// The `init` member.
     public var `init`: Swift.String?
-    /// The `inout` member.
     public var `inout`: Swift.String?
-    /// The `internal` member.
     public var `internal`: Swift.String?
-    /// The `let` member.
     public var `let`: Swift.String?
-    /// The `open` member.
     public var `open`: Swift.String?
-    /// The `operator` member.
     public var `operator`: Swift.String?
-    /// The `private` member.
     public var `private`: Swift.String?
-    /// The `precedencegroup` member.
     public var `precedencegroup`: Swift.String?
-    /// The `protocol` member.
     public var `protocol`: Swift.String?
-    /// The `public` member.
     public var `public`: Swift.String?
-    /// The `rethrows` member.
     public var `rethrows`: Swift.String?
-    /// The `static` member.
     public var `static`: Swift.String?
-    /// The `struct` member.
     public var `struct`: Swift.String?
-    /// The `subscript` member.
     public var `subscript`: Swift.String?
-    /// The `typealias` member.
     public var `typealias`: Swift.String?
-    /// The `var` member.
     public var `var`: Swift.String?
-    /// The `break` member.
     public var `break`: Swift.String?
-    /// The `case` member.
     public var `case`: Swift.String?
-    /// The `catch` member.
     public var `catch`: Swift.String?
-    /// The `continue` member.
     public var `continue`: Swift.String?
-    /// The `default` member.
     public var `default`: Swift.String?
-    /// The `defer` member.
     public var `defer`: Swift.String?
-    /// The `do` member.
     public var `do`: Swift.String?
-    /// The `else` member.
     public var `else`: Swift.String?
-    /// The `fallthrough` member.
     public var `fallthrough`: Swift.String?
-    /// The `for` member.
     public var `for`: Swift.String?
-    /// The `guard` member.
     public var `guard`: Swift.String?
-    /// The `if` member.
     public var `if`: Swift.String?
-    /// The `in` member.
     public var `in`: Swift.String?
-    /// The `repeat` member.
     public var `repeat`: Swift.String?
-    /// The `return` member.
     public var `return`: Swift.String?
-    /// The `throw` member.
     public var `throw`: Swift.String?
-    /// The `switch` member.
     public var `switch`: Swift.String?
-    /// The `where` member.
     public var `where`: Swift.String?
-    /// The `while` member.
     public var `while`: Swift.String?
-    /// The `as` member.
     public var `as`: Swift.String?
-    /// The `Any` member.
+    /// The JSON member `Any`.
     public var `any`: Swift.String?
-    /// The `false` member.
     public var `false`: Swift.String?
-    /// The `is` member.
     public var `is`: Swift.String?
-    /// The `nil` member.
     public var `nil`: Swift.String?
-    /// The `self` member.
     public var `self`: Swift.String?
-    /// The `Self` member.
+    /// The JSON member `Self`.
     public var self2: Swift.String?
-    /// The `super` member.
     public var `super`: Swift.String?
-    /// The `throws` member.
     public var `throws`: Swift.String?
-    /// The `true` member.
     public var `true`: Swift.String?
-    /// The `try` member.
     public var `try`: Swift.String?
-    /// The `await` member.
     public var `await`: Swift.String?
-    /// The `async` member.
     public var `async`: Swift.String?
-    /// The `consume` member.
     public var `consume`: Swift.String?
-    /// The `copy` member.
     public var `copy`: Swift.String?
-    /// The `discard` member.
     public var `discard`: Swift.String?
-    /// The `borrowing` member.
     public var `borrowing`: Swift.String?
-    /// The `consuming` member.
     public var `consuming`: Swift.String?
-    /// The `package` member.
     public var `package`: Swift.String?
-    /// The `some` member.
     public var `some`: Swift.String?
-    /// The `any` member.
+    /// The JSON member `any`.
     public var any2: Swift.String?
-    /// The `Type` member.
+    /// The JSON member `Type`.
     public var type: Swift.String?
-    /// The `Protocol` member.
+    /// The JSON member `Protocol`.
     public var protocol2: Swift.String?
-    /// The `_` member.
+    /// The JSON member `_`.
     public var value: Swift.String?
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `hashValue` member.
     public var hashValue: Swift.String?
-    /// The `rawValue` member.
     public var rawValue: Swift.String?
-    /// The `additionalProperties` member.
+    /// The JSON member `additionalProperties`.
     public var additionalProperties2: Swift.String?
-    /// The `unknown` member.
     public var unknown: Swift.String?
-    /// The `encode` member.
     public var encode: Swift.String?
-    /// The `CodingKeys` member.
+    /// The JSON member `CodingKeys`.
     public var codingKeys: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -161,80 +93,14 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `AllNamesAsProperties`.
     ///
     /// - Parameters:
-    ///   - associatedtype: The `associatedtype` member.
-    ///   - class: The `class` member.
-    ///   - deinit: The `deinit` member.
-    ///   - enum: The `enum` member.
-    ///   - extension: The `extension` member.
-    ///   - fileprivate: The `fileprivate` member.
-    ///   - func: The `func` member.
-    ///   - import: The `import` member.
-    ///   - init: The `init` member.
-    ///   - inout: The `inout` member.
-    ///   - internal: The `internal` member.
-    ///   - let: The `let` member.
-    ///   - open: The `open` member.
-    ///   - operator: The `operator` member.
-    ///   - private: The `private` member.
-    ///   - precedencegroup: The `precedencegroup` member.
-    ///   - protocol: The `protocol` member.
-    ///   - public: The `public` member.
-    ///   - rethrows: The `rethrows` member.
-    ///   - static: The `static` member.
-    ///   - struct: The `struct` member.
-    ///   - subscript: The `subscript` member.
-    ///   - typealias: The `typealias` member.
-    ///   - var: The `var` member.
-    ///   - break: The `break` member.
-    ///   - case: The `case` member.
-    ///   - catch: The `catch` member.
-    ///   - continue: The `continue` member.
-    ///   - default: The `default` member.
-    ///   - defer: The `defer` member.
-    ///   - do: The `do` member.
-    ///   - else: The `else` member.
-    ///   - fallthrough: The `fallthrough` member.
-    ///   - for: The `for` member.
-    ///   - guard: The `guard` member.
-    ///   - if: The `if` member.
-    ///   - in: The `in` member.
-    ///   - repeat: The `repeat` member.
-    ///   - return: The `return` member.
-    ///   - throw: The `throw` member.
-    ///   - switch: The `switch` member.
-    ///   - where: The `where` member.
-    ///   - while: The `while` member.
-    ///   - as: The `as` member.
-    ///   - any: The `Any` member.
-    ///   - false: The `false` member.
-    ///   - is: The `is` member.
-    ///   - nil: The `nil` member.
-    ///   - self: The `self` member.
-    ///   - self2: The `Self` member.
-    ///   - super: The `super` member.
-    ///   - throws: The `throws` member.
-    ///   - true: The `true` member.
-    ///   - try: The `try` member.
-    ///   - await: The `await` member.
-    ///   - async: The `async` member.
-    ///   - consume: The `consume` member.
-    ///   - copy: The `copy` member.
-    ///   - discard: The `discard` member.
-    ///   - borrowing: The `borrowing` member.
-    ///   - consuming: The `consuming` member.
-    ///   - package: The `package` member.
-    ///   - some: The `some` member.
-    ///   - any2: The `any` member.
-    ///   - type: The `Type` member.
-    ///   - protocol2: The `Protocol` member.
-    ///   - value: The `_` member.
-    ///   - description: The `description` member.
-    ///   - hashValue: The `hashValue` member.
-    ///   - rawValue: The `rawValue` member.
-    ///   - additionalProperties2: The `additionalProperties` member.
-    ///   - unknown: The `unknown` member.
-    ///   - encode: The `encode` member.
-    ///   - codingKeys: The `CodingKeys` member.
+    ///   - any: The JSON member `Any`.
+    ///   - self2: The JSON member `Self`.
+    ///   - any2: The JSON member `any`.
+    ///   - type: The JSON member `Type`.
+    ///   - protocol2: The JSON member `Protocol`.
+    ///   - value: The JSON member `_`.
+    ///   - additionalProperties2: The JSON member `additionalProperties`.
+    ///   - codingKeys: The JSON member `CodingKeys`.
     public init(
         `associatedtype`: Swift.String,
         `class`: Swift.String,

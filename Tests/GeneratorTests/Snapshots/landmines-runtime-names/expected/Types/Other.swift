@@ -3,19 +3,13 @@
 
 import Foundation
 
-/// The `OpenAIClient` schema.
-///
 /// - Remark: Generated from `#/components/schemas/OpenAIClient`.
 public struct OpenAIClientObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OpenAIClientObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -47,19 +41,13 @@ public struct OpenAIClientObject: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `OpenAIError` schema.
-///
 /// - Remark: Generated from `#/components/schemas/OpenAIError`.
 public struct OpenAIErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OpenAIErrorObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -91,19 +79,13 @@ public struct OpenAIErrorObject: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `JSONValue` schema.
-///
 /// - Remark: Generated from `#/components/schemas/JSONValue`.
 public struct JSONValueObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `JSONValueObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -135,19 +117,13 @@ public struct JSONValueObject: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `OpenEnum` schema.
-///
 /// - Remark: Generated from `#/components/schemas/OpenEnum`.
 public struct OpenEnumObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `OpenEnumObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -179,19 +155,13 @@ public struct OpenEnumObject: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `AnyCodingKey` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AnyCodingKey`.
 public struct AnyCodingKeyObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `AnyCodingKeyObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -223,19 +193,13 @@ public struct AnyCodingKeyObject: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `FileUpload` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FileUpload`.
 public struct FileUploadObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FileUploadObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -267,19 +231,13 @@ public struct FileUploadObject: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `RequestOptions` schema.
-///
 /// - Remark: Generated from `#/components/schemas/RequestOptions`.
 public struct RequestOptionsObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `RequestOptionsObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -311,19 +269,13 @@ public struct RequestOptionsObject: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `HTTPRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/HTTPRequest`.
 public struct HTTPRequestObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPRequestObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -355,19 +307,13 @@ public struct HTTPRequestObject: Codable, Hashable, Sendable, SpecDeviationRepor
     }
 }
 
-/// The `HTTPResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/HTTPResponse`.
 public struct HTTPResponseObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPResponseObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -399,19 +345,13 @@ public struct HTTPResponseObject: Codable, Hashable, Sendable, SpecDeviationRepo
     }
 }
 
-/// The `HTTPTransport` schema.
-///
 /// - Remark: Generated from `#/components/schemas/HTTPTransport`.
 public struct HTTPTransportObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `HTTPTransportObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -443,19 +383,13 @@ public struct HTTPTransportObject: Codable, Hashable, Sendable, SpecDeviationRep
     }
 }
 
-/// The `URLSessionTransport` schema.
-///
 /// - Remark: Generated from `#/components/schemas/URLSessionTransport`.
 public struct URLSessionTransportObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLSessionTransportObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -487,19 +421,13 @@ public struct URLSessionTransportObject: Codable, Hashable, Sendable, SpecDeviat
     }
 }
 
-/// The `Error` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Error`.
 public struct ErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ErrorObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -531,19 +459,13 @@ public struct ErrorObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Data` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Data`.
 public struct DataObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DataObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -575,19 +497,13 @@ public struct DataObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `URL` schema.
-///
 /// - Remark: Generated from `#/components/schemas/URL`.
 public struct URLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `URLObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -619,19 +535,13 @@ public struct URLObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Date` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Date`.
 public struct DateObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DateObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -663,19 +573,13 @@ public struct DateObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `String` schema.
-///
 /// - Remark: Generated from `#/components/schemas/String`.
 public struct StringObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `StringObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -707,19 +611,13 @@ public struct StringObject: Codable, Hashable, Sendable, SpecDeviationReporting 
     }
 }
 
-/// The `Int` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Int`.
 public struct IntObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `IntObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -751,19 +649,13 @@ public struct IntObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Bool` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Bool`.
 public struct BoolObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `BoolObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -795,19 +687,13 @@ public struct BoolObject: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Double` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Double`.
 public struct DoubleObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DoubleObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -839,19 +725,13 @@ public struct DoubleObject: Codable, Hashable, Sendable, SpecDeviationReporting 
     }
 }
 
-/// The `Codable` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Codable`.
 public struct CodableObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodableObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -883,19 +763,13 @@ public struct CodableObject: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `Decoder` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Decoder`.
 public struct DecoderObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DecoderObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -927,19 +801,13 @@ public struct DecoderObject: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `Encoder` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Encoder`.
 public struct EncoderObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EncoderObject`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -971,19 +839,13 @@ public struct EncoderObject: Codable, Hashable, Sendable, SpecDeviationReporting
     }
 }
 
-/// The `CodingKeys` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CodingKeys`.
 public struct CodingKeysValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CodingKeysValue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1015,19 +877,13 @@ public struct CodingKeysValue: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `Swift` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Swift`.
 public struct SwiftValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `SwiftValue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1059,19 +915,13 @@ public struct SwiftValue: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Foundation` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Foundation`.
 public struct FoundationValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FoundationValue`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1103,19 +953,13 @@ public struct FoundationValue: Codable, Hashable, Sendable, SpecDeviationReporti
     }
 }
 
-/// The `unknown` schema.
-///
 /// - Remark: Generated from `#/components/schemas/unknown`.
 public struct Unknown: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `value` member.
     public var value: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Unknown`.
-    ///
-    /// - Parameters:
-    ///   - value: The `value` member.
     public init(value: Swift.String? = nil) {
         self.value = value
     }
@@ -1147,65 +991,60 @@ public struct Unknown: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `AllNamesAsProperties` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsProperties`.
 public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `OpenAIClient` member.
+    /// The JSON member `OpenAIClient`.
     public var openAIClient: Swift.String
-    /// The `OpenAIError` member.
+    /// The JSON member `OpenAIError`.
     public var openAIError: Swift.String
-    /// The `JSONValue` member.
+    /// The JSON member `JSONValue`.
     public var jsonValue: Swift.String
-    /// The `OpenEnum` member.
+    /// The JSON member `OpenEnum`.
     public var openEnum: Swift.String?
-    /// The `AnyCodingKey` member.
+    /// The JSON member `AnyCodingKey`.
     public var anyCodingKey: Swift.String?
-    /// The `FileUpload` member.
+    /// The JSON member `FileUpload`.
     public var fileUpload: Swift.String?
-    /// The `RequestOptions` member.
+    /// The JSON member `RequestOptions`.
     public var requestOptions: Swift.String?
-    /// The `HTTPRequest` member.
+    /// The JSON member `HTTPRequest`.
     public var httpRequest: Swift.String?
-    /// The `HTTPResponse` member.
+    /// The JSON member `HTTPResponse`.
     public var httpResponse: Swift.String?
-    /// The `HTTPTransport` member.
+    /// The JSON member `HTTPTransport`.
     public var httpTransport: Swift.String?
-    /// The `URLSessionTransport` member.
+    /// The JSON member `URLSessionTransport`.
     public var urlSessionTransport: Swift.String?
-    /// The `Error` member.
+    /// The JSON member `Error`.
     public var error: Swift.String?
-    /// The `Data` member.
+    /// The JSON member `Data`.
     public var data: Swift.String?
-    /// The `URL` member.
+    /// The JSON member `URL`.
     public var url: Swift.String?
-    /// The `Date` member.
+    /// The JSON member `Date`.
     public var date: Swift.String?
-    /// The `String` member.
+    /// The JSON member `String`.
     public var string: Swift.String?
-    /// The `Int` member.
+    /// The JSON member `Int`.
     public var int: Swift.String?
-    /// The `Bool` member.
+    /// The JSON member `Bool`.
     public var bool: Swift.String?
-    /// The `Double` member.
+    /// The JSON member `Double`.
     public var double: Swift.String?
-    /// The `Codable` member.
+    /// The JSON member `Codable`.
     public var codable: Swift.String?
-    /// The `Decoder` member.
+    /// The JSON member `Decoder`.
     public var decoder: Swift.String?
-    /// The `Encoder` member.
+    /// The JSON member `Encoder`.
     public var encoder: Swift.String?
-    /// The `CodingKeys` member.
+    /// The JSON member `CodingKeys`.
     public var codingKeys: Swift.String?
-    /// The `Swift` member.
+    /// The JSON member `Swift`.
     public var swift: Swift.String?
-    /// The `Foundation` member.
+    /// The JSON member `Foundation`.
     public var foundation: Swift.String?
-    /// The `unknown` member.
     public var unknown: Swift.String?
-    /// The `description` member.
     public var description: Swift.String?
-    /// The `hashValue` member.
     public var hashValue: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -1213,34 +1052,31 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationRe
     /// Creates a new `AllNamesAsProperties`.
     ///
     /// - Parameters:
-    ///   - openAIClient: The `OpenAIClient` member.
-    ///   - openAIError: The `OpenAIError` member.
-    ///   - jsonValue: The `JSONValue` member.
-    ///   - openEnum: The `OpenEnum` member.
-    ///   - anyCodingKey: The `AnyCodingKey` member.
-    ///   - fileUpload: The `FileUpload` member.
-    ///   - requestOptions: The `RequestOptions` member.
-    ///   - httpRequest: The `HTTPRequest` member.
-    ///   - httpResponse: The `HTTPResponse` member.
-    ///   - httpTransport: The `HTTPTransport` member.
-    ///   - urlSessionTransport: The `URLSessionTransport` member.
-    ///   - error: The `Error` member.
-    ///   - data: The `Data` member.
-    ///   - url: The `URL` member.
-    ///   - date: The `Date` member.
-    ///   - string: The `String` member.
-    ///   - int: The `Int` member.
-    ///   - bool: The `Bool` member.
-    ///   - double: The `Double` member.
-    ///   - codable: The `Codable` member.
-    ///   - decoder: The `Decoder` member.
-    ///   - encoder: The `Encoder` member.
-    ///   - codingKeys: The `CodingKeys` member.
-    ///   - swift: The `Swift` member.
-    ///   - foundation: The `Foundation` member.
-    ///   - unknown: The `unknown` member.
-    ///   - description: The `description` member.
-    ///   - hashValue: The `hashValue` member.
+    ///   - openAIClient: The JSON member `OpenAIClient`.
+    ///   - openAIError: The JSON member `OpenAIError`.
+    ///   - jsonValue: The JSON member `JSONValue`.
+    ///   - openEnum: The JSON member `OpenEnum`.
+    ///   - anyCodingKey: The JSON member `AnyCodingKey`.
+    ///   - fileUpload: The JSON member `FileUpload`.
+    ///   - requestOptions: The JSON member `RequestOptions`.
+    ///   - httpRequest: The JSON member `HTTPRequest`.
+    ///   - httpResponse: The JSON member `HTTPResponse`.
+    ///   - httpTransport: The JSON member `HTTPTransport`.
+    ///   - urlSessionTransport: The JSON member `URLSessionTransport`.
+    ///   - error: The JSON member `Error`.
+    ///   - data: The JSON member `Data`.
+    ///   - url: The JSON member `URL`.
+    ///   - date: The JSON member `Date`.
+    ///   - string: The JSON member `String`.
+    ///   - int: The JSON member `Int`.
+    ///   - bool: The JSON member `Bool`.
+    ///   - double: The JSON member `Double`.
+    ///   - codable: The JSON member `Codable`.
+    ///   - decoder: The JSON member `Decoder`.
+    ///   - encoder: The JSON member `Encoder`.
+    ///   - codingKeys: The JSON member `CodingKeys`.
+    ///   - swift: The JSON member `Swift`.
+    ///   - foundation: The JSON member `Foundation`.
     public init(
         openAIClient: Swift.String,
         openAIError: Swift.String,
@@ -1406,8 +1242,6 @@ public struct AllNamesAsProperties: Codable, Hashable, Sendable, SpecDeviationRe
     }
 }
 
-/// The `AllNamesAsEnumValues` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsEnumValues`.
@@ -1503,63 +1337,61 @@ public struct AllNamesAsEnumValues: OpenEnum {
     public static var hashValueValue: Self { Self(rawValue: "hashValue") }
 }
 
-/// The `AllNamesAsUnionVariants` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/AllNamesAsUnionVariants`.
 public enum AllNamesAsUnionVariants: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `OpenAIClient`
+    /// Selected when `type` is `OpenAIClient`.
     case openAIClient(OpenAIClientObject)
-    /// type: `OpenAIError`
+    /// Selected when `type` is `OpenAIError`.
     case openAIError(OpenAIErrorObject)
-    /// type: `JSONValue`
+    /// Selected when `type` is `JSONValue`.
     case jsonValue(JSONValueObject)
-    /// type: `OpenEnum`
+    /// Selected when `type` is `OpenEnum`.
     case openEnum(OpenEnumObject)
-    /// type: `AnyCodingKey`
+    /// Selected when `type` is `AnyCodingKey`.
     case anyCodingKey(AnyCodingKeyObject)
-    /// type: `FileUpload`
+    /// Selected when `type` is `FileUpload`.
     case fileUpload(FileUploadObject)
-    /// type: `RequestOptions`
+    /// Selected when `type` is `RequestOptions`.
     case requestOptions(RequestOptionsObject)
-    /// type: `HTTPRequest`
+    /// Selected when `type` is `HTTPRequest`.
     case httpRequest(HTTPRequestObject)
-    /// type: `HTTPResponse`
+    /// Selected when `type` is `HTTPResponse`.
     case httpResponse(HTTPResponseObject)
-    /// type: `HTTPTransport`
+    /// Selected when `type` is `HTTPTransport`.
     case httpTransport(HTTPTransportObject)
-    /// type: `URLSessionTransport`
+    /// Selected when `type` is `URLSessionTransport`.
     case urlSessionTransport(URLSessionTransportObject)
-    /// type: `Error`
+    /// Selected when `type` is `Error`.
     case error(ErrorObject)
-    /// type: `Data`
+    /// Selected when `type` is `Data`.
     case data(DataObject)
-    /// type: `URL`
+    /// Selected when `type` is `URL`.
     case url(URLObject)
-    /// type: `Date`
+    /// Selected when `type` is `Date`.
     case date(DateObject)
-    /// type: `String`
+    /// Selected when `type` is `String`.
     case string(StringObject)
-    /// type: `Int`
+    /// Selected when `type` is `Int`.
     case int(IntObject)
-    /// type: `Bool`
+    /// Selected when `type` is `Bool`.
     case bool(BoolObject)
-    /// type: `Double`
+    /// Selected when `type` is `Double`.
     case double(DoubleObject)
-    /// type: `Codable`
+    /// Selected when `type` is `Codable`.
     case codable(CodableObject)
-    /// type: `Decoder`
+    /// Selected when `type` is `Decoder`.
     case decoder(DecoderObject)
-    /// type: `Encoder`
+    /// Selected when `type` is `Encoder`.
     case encoder(EncoderObject)
-    /// type: `CodingKeys`
+    /// Selected when `type` is `CodingKeys`.
     case codingKeys(CodingKeysValue)
-    /// type: `Swift`
+    /// Selected when `type` is `Swift`.
     case swift(SwiftValue)
-    /// type: `Foundation`
+    /// Selected when `type` is `Foundation`.
     case foundation(FoundationValue)
-    /// type: `unknown`
+    /// Selected when `type` is `unknown`.
     case unknown2(Unknown)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

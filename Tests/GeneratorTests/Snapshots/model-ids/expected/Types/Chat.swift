@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `ChatModel` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ChatModel`.

@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `Request` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Request`.
 public struct Request: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `model` member.
     public var model: ChatModel
-    /// The `voice` member.
     public var voice: Request.Voice?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Request`.
-    ///
-    /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - voice: The `voice` member.
     public init(
         model: ChatModel,
         voice: Request.Voice? = nil
@@ -53,8 +45,6 @@ public struct Request: Codable, Hashable, Sendable, SpecDeviationReporting {
         try container.encodeIfPresent(self.voice, forKey: .voice)
     }
 
-    /// The `voice` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/Request/properties/voice`.

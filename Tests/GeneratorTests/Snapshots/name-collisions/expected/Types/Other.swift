@@ -3,13 +3,11 @@
 
 import Foundation
 
-/// The `Foo_Bar` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Foo_Bar`.
 public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String
-    /// The `fileId` member.
+    /// The JSON member `fileId`.
     public var fileID2: Swift.String?
     /// Inline object whose natural nested name is the top-level `Settings`.
     public var settings: FooBar.SettingsValue?
@@ -19,8 +17,8 @@ public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Creates a new `FooBar`.
     ///
     /// - Parameters:
-    ///   - fileID: The `file_id` member.
-    ///   - fileID2: The `fileId` member.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - fileID2: The JSON member `fileId`.
     ///   - settings: Inline object whose natural nested name is the top-level `Settings`.
     public init(
         fileID: Swift.String,
@@ -65,15 +63,11 @@ public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Remark: Generated from `#/components/schemas/Foo_Bar/properties/settings`.
     public struct SettingsValue: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `mode` member.
         public var mode: Swift.String?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `SettingsValue`.
-        ///
-        /// - Parameters:
-        ///   - mode: The `mode` member.
         public init(mode: Swift.String? = nil) {
             self.mode = mode
         }
@@ -103,19 +97,13 @@ public struct FooBar: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `FooBar` schema.
-///
 /// - Remark: Generated from `#/components/schemas/FooBar`.
 public struct FooBarObject: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `name` member.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `FooBarObject`.
-    ///
-    /// - Parameters:
-    ///   - name: The `name` member.
     public init(name: Swift.String? = nil) {
         self.name = name
     }
@@ -144,19 +132,13 @@ public struct FooBarObject: Codable, Hashable, Sendable, SpecDeviationReporting 
     }
 }
 
-/// The `Settings` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Settings`.
 public struct Settings: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `theme` member.
     public var theme: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Settings`.
-    ///
-    /// - Parameters:
-    ///   - theme: The `theme` member.
     public init(theme: Swift.String? = nil) {
         self.theme = theme
     }
@@ -185,8 +167,6 @@ public struct Settings: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `ImageSize` schema.
-///
 /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
 ///
 /// - Remark: Generated from `#/components/schemas/ImageSize`.

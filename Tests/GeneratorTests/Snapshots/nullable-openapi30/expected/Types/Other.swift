@@ -3,25 +3,15 @@
 
 import Foundation
 
-/// The `Thread` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Thread`.
 public struct Thread: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `metadata` member.
     public var metadata: [Swift.String: Swift.String]?
-    /// The `title` member.
     public var title: Swift.String?
-    /// The `archived` member.
     public var archived: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Thread`.
-    ///
-    /// - Parameters:
-    ///   - metadata: The `metadata` member.
-    ///   - title: The `title` member.
-    ///   - archived: The `archived` member.
     public init(
         metadata: [Swift.String: Swift.String]? = nil,
         title: Swift.String? = nil,

@@ -3,8 +3,6 @@
 
 import Foundation
 
-/// The `Run` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Run`.
 public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// Required, but may be null.

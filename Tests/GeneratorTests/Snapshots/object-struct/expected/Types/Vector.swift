@@ -9,19 +9,18 @@ import Foundation
 public struct VectorStoreFile: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The identifier.
     public var id: Swift.String
-    /// The `file_id` member.
+    /// The JSON member `file_id`.
     public var fileID: Swift.String
-    /// The `created_at` member.
+    /// The JSON member `created_at`.
     public var createdAt: Swift.Int
-    /// The `display_name` member.
+    /// The JSON member `display_name`.
     public var displayName: Swift.String?
-    /// The `usage_bytes` member.
+    /// The JSON member `usage_bytes`.
     public var usageBytes: Swift.Int?
-    /// The `image_url` member.
+    /// The JSON member `image_url`.
     public var imageURL: Swift.String?
-    /// The `is_ready` member.
+    /// The JSON member `is_ready`.
     public var isReady: Swift.Bool?
-    /// The `score` member.
     public var score: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -30,13 +29,12 @@ public struct VectorStoreFile: Codable, Hashable, Sendable, SpecDeviationReporti
     ///
     /// - Parameters:
     ///   - id: The identifier.
-    ///   - fileID: The `file_id` member.
-    ///   - createdAt: The `created_at` member.
-    ///   - displayName: The `display_name` member.
-    ///   - usageBytes: The `usage_bytes` member.
-    ///   - imageURL: The `image_url` member.
-    ///   - isReady: The `is_ready` member.
-    ///   - score: The `score` member.
+    ///   - fileID: The JSON member `file_id`.
+    ///   - createdAt: The JSON member `created_at`.
+    ///   - displayName: The JSON member `display_name`.
+    ///   - usageBytes: The JSON member `usage_bytes`.
+    ///   - imageURL: The JSON member `image_url`.
+    ///   - isReady: The JSON member `is_ready`.
     public init(
         id: Swift.String,
         fileID: Swift.String,

@@ -3,19 +3,13 @@
 
 import Foundation
 
-/// The `Thing` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Thing`.
 public struct Thing: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Thing`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
     public init(id: Swift.String) {
         self.id = id
     }

@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `EasyInputMessage` schema.
-///
 /// - Remark: Generated from `#/components/schemas/EasyInputMessage`.
 public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `role` member.
     public var role: Swift.String
-    /// The `content` member.
     public var content: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `EasyInputMessage`.
-    ///
-    /// - Parameters:
-    ///   - role: The `role` member.
-    ///   - content: The `content` member.
     public init(
         role: Swift.String,
         content: Swift.String
@@ -54,22 +46,14 @@ public struct EasyInputMessage: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `Item` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Item`.
 public struct Item: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `role` member.
     public var role: Swift.String
-    /// The `id` member.
     public var id: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Item`.
-    ///
-    /// - Parameters:
-    ///   - role: The `role` member.
-    ///   - id: The `id` member.
     public init(
         role: Swift.String,
         id: Swift.String? = nil
@@ -105,8 +89,6 @@ public struct Item: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `InputItem` schema.
-///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/InputItem`.

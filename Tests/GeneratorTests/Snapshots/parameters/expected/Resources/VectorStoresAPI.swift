@@ -57,8 +57,6 @@ extension VectorStoresFilesAPI {
         return try await client.send(request, options: options, as: VectorStoreFileList.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/paths/~1vector_stores~1{vector_store_id}~1files/get/parameters/1/schema`.

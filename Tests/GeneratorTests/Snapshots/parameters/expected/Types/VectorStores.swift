@@ -3,13 +3,10 @@
 
 import Foundation
 
-/// The `VectorStoreFileList` schema.
-///
 /// - Remark: Generated from `#/components/schemas/VectorStoreFileList`.
 public struct VectorStoreFileList: Codable, Hashable, Sendable, SpecDeviationReporting, CursorPage {
-    /// The `data` member.
     public var data: [Swift.String]
-    /// The `has_more` member.
+    /// The JSON member `has_more`.
     public var hasMore: Swift.Bool
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -17,8 +14,7 @@ public struct VectorStoreFileList: Codable, Hashable, Sendable, SpecDeviationRep
     /// Creates a new `VectorStoreFileList`.
     ///
     /// - Parameters:
-    ///   - data: The `data` member.
-    ///   - hasMore: The `has_more` member.
+    ///   - hasMore: The JSON member `has_more`.
     public init(
         data: [Swift.String],
         hasMore: Swift.Bool

@@ -3,19 +3,13 @@
 
 import Foundation
 
-/// The `CreateResponse` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateResponse`.
 public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `input` member.
     public var input: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateResponse`.
-    ///
-    /// - Parameters:
-    ///   - input: The `input` member.
     public init(input: Swift.String) {
         self.input = input
     }
@@ -44,19 +38,13 @@ public struct CreateResponse: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `Response` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Response`.
 public struct Response: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Response`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
     public init(id: Swift.String) {
         self.id = id
     }

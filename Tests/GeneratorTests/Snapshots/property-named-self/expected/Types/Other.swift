@@ -7,18 +7,12 @@ import Foundation
 ///
 /// - Remark: Generated from `#/components/schemas/Link`.
 public struct Link: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `self` member.
     public var `self`: Swift.String
-    /// The `name` member.
     public var name: Swift.String?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `Link`.
-    ///
-    /// - Parameters:
-    ///   - self: The `self` member.
-    ///   - name: The `name` member.
     public init(
         `self` selfValue: Swift.String,
         name: Swift.String? = nil

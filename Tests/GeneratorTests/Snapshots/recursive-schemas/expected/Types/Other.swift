@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `CompoundFilter` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CompoundFilter`.
 public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `type` member.
     public var type: CompoundFilter.TypeValue
-    /// The `filters` member.
     public var filters: [CompoundFilter.Filter]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CompoundFilter`.
-    ///
-    /// - Parameters:
-    ///   - type: The `type` member.
-    ///   - filters: The `filters` member.
     public init(
         type: CompoundFilter.TypeValue,
         filters: [CompoundFilter.Filter]
@@ -53,8 +45,6 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
         try container.encode(self.filters, forKey: .filters)
     }
 
-    /// The `type` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/type`.
@@ -72,8 +62,6 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
         public static var or: Self { Self(rawValue: "or") }
     }
 
-    /// The `items` schema.
-    ///
     /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
     ///
     /// - Remark: Generated from `#/components/schemas/CompoundFilter/properties/filters/items`.
@@ -111,19 +99,13 @@ public struct CompoundFilter: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `ComparisonFilter` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ComparisonFilter`.
 public struct ComparisonFilter: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `key` member.
     public var key: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ComparisonFilter`.
-    ///
-    /// - Parameters:
-    ///   - key: The `key` member.
     public init(key: Swift.String) {
         self.key = key
     }
@@ -152,29 +134,19 @@ public struct ComparisonFilter: Codable, Hashable, Sendable, SpecDeviationReport
     }
 }
 
-/// The `TreeNode` schema.
-///
 /// - Remark: Generated from `#/components/schemas/TreeNode`.
 public struct TreeNode: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `name` member.
     public var name: Swift.String
     private var _parent: Indirect<TreeNode>?
-    /// The `parent` member.
     public var parent: TreeNode? {
         get { _parent?.value }
         set { _parent = newValue.map(Indirect.init) }
     }
-    /// The `children` member.
     public var children: [TreeNode]?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `TreeNode`.
-    ///
-    /// - Parameters:
-    ///   - name: The `name` member.
-    ///   - parent: The `parent` member.
-    ///   - children: The `children` member.
     public init(
         name: Swift.String,
         parent: TreeNode? = nil,

@@ -3,11 +3,9 @@
 
 import Foundation
 
-/// The `AudioDoneEvent` schema.
-///
 /// - Remark: Generated from `#/components/schemas/AudioDoneEvent`.
 public struct AudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `sequence_number` member.
+    /// The JSON member `sequence_number`.
     public var sequenceNumber: Swift.Int
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -15,7 +13,7 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReportin
     /// Creates a new `AudioDoneEvent`.
     ///
     /// - Parameters:
-    ///   - sequenceNumber: The `sequence_number` member.
+    ///   - sequenceNumber: The JSON member `sequence_number`.
     public init(sequenceNumber: Swift.Int) {
         self.sequenceNumber = sequenceNumber
     }
@@ -47,19 +45,13 @@ public struct AudioDoneEvent: Codable, Hashable, Sendable, SpecDeviationReportin
     }
 }
 
-/// The `DuplicateRequired` schema.
-///
 /// - Remark: Generated from `#/components/schemas/DuplicateRequired`.
 public struct DuplicateRequired: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `name` member.
     public var name: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `DuplicateRequired`.
-    ///
-    /// - Parameters:
-    ///   - name: The `name` member.
     public init(name: Swift.String) {
         self.name = name
     }

@@ -42,7 +42,7 @@ extension AudioSpeechAPI {
         try await client.sendForNoContent(request, options: options)
     }
 
-    /// Calls `POST /audio/speech` and streams the reply.
+    /// Calls `POST /audio/speech` and streams the reply as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).

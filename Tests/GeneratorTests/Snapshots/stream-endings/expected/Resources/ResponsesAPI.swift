@@ -33,7 +33,7 @@ extension ResponsesAPI {
         try await client.sendForNoContent(request, options: options)
     }
 
-    /// Calls `POST /responses` and streams the reply.
+    /// Calls `POST /responses` and streams the reply as server-sent events.
     ///
     /// - Parameters:
     ///   - body: The request body; the method asks for a stream itself (`body.stream = true`).

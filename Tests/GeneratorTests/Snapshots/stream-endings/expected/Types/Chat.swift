@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `ChatCompletionChunk` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk`.
 public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `id` member.
     public var id: Swift.String
-    /// The `choices` member.
     public var choices: [ChatCompletionChunk.Choice]
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ChatCompletionChunk`.
-    ///
-    /// - Parameters:
-    ///   - id: The `id` member.
-    ///   - choices: The `choices` member.
     public init(
         id: Swift.String,
         choices: [ChatCompletionChunk.Choice]
@@ -53,13 +45,10 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
         try container.encode(self.choices, forKey: .choices)
     }
 
-    /// The `items` schema.
-    ///
     /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk/properties/choices/items`.
     public struct Choice: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `index` member.
         public var index: Swift.Int
-        /// The `finish_reason` member.
+        /// The JSON member `finish_reason`.
         public var finishReason: ChatCompletionChunk.Choice.FinishReason?
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
@@ -67,8 +56,7 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
         /// Creates a new `Choice`.
         ///
         /// - Parameters:
-        ///   - index: The `index` member.
-        ///   - finishReason: The `finish_reason` member.
+        ///   - finishReason: The JSON member `finish_reason`.
         public init(
             index: Swift.Int,
             finishReason: ChatCompletionChunk.Choice.FinishReason? = nil
@@ -103,8 +91,6 @@ public struct ChatCompletionChunk: Codable, Hashable, Sendable, SpecDeviationRep
             try container.encode(self.finishReason, forKey: .finishReason)
         }
 
-        /// The `finish_reason` schema.
-        ///
         /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
         ///
         /// - Remark: Generated from `#/components/schemas/ChatCompletionChunk/properties/choices/items/properties/finish_reason`.

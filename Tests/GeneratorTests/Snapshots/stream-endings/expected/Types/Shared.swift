@@ -3,22 +3,14 @@
 
 import Foundation
 
-/// The `CreateChatCompletionRequest` schema.
-///
 /// - Remark: Generated from `#/components/schemas/CreateChatCompletionRequest`.
 public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `model` member.
     public var model: Swift.String
-    /// The `stream` member.
     public var stream: Swift.Bool?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `CreateChatCompletionRequest`.
-    ///
-    /// - Parameters:
-    ///   - model: The `model` member.
-    ///   - stream: The `stream` member.
     public init(
         model: Swift.String,
         stream: Swift.Bool? = nil
@@ -54,8 +46,6 @@ public struct CreateChatCompletionRequest: Codable, Hashable, Sendable, SpecDevi
     }
 }
 
-/// The `ResponseCompletedEvent` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ResponseCompletedEvent`.
 public struct ResponseCompletedEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
@@ -89,19 +79,13 @@ public struct ResponseCompletedEvent: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `ResponseTextDeltaEvent` schema.
-///
 /// - Remark: Generated from `#/components/schemas/ResponseTextDeltaEvent`.
 public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviationReporting {
-    /// The `delta` member.
     public var delta: Swift.String
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
 
     /// Creates a new `ResponseTextDeltaEvent`.
-    ///
-    /// - Parameters:
-    ///   - delta: The `delta` member.
     public init(delta: Swift.String) {
         self.delta = delta
     }
@@ -133,15 +117,13 @@ public struct ResponseTextDeltaEvent: Codable, Hashable, Sendable, SpecDeviation
     }
 }
 
-/// The `ResponseStreamEvent` schema.
-///
 /// Decoded by the `type` member; an unknown value decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/ResponseStreamEvent`.
 public enum ResponseStreamEvent: Codable, Hashable, Sendable, UnknownCaseRepresentable {
-    /// type: `response.completed`
+    /// Selected when `type` is `response.completed`.
     case responseCompleted(ResponseCompletedEvent)
-    /// type: `response.output_text.delta`
+    /// Selected when `type` is `response.output_text.delta`.
     case responseOutputTextDelta(ResponseTextDeltaEvent)
     /// A variant this SDK does not know, kept as its raw JSON.
     case unknown(JSONValue)

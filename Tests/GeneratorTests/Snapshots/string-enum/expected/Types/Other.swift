@@ -31,13 +31,11 @@ public struct RunStatus: OpenEnum {
     public static var failed: Self { Self(rawValue: "failed") }
 }
 
-/// The `Run` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Run`.
 public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// The status of a run.
     public var status: RunStatus
-    /// The `reasoning_effort` member.
+    /// The JSON member `reasoning_effort`.
     public var reasoningEffort: Run.ReasoningEffort?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -46,7 +44,7 @@ public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - status: The status of a run.
-    ///   - reasoningEffort: The `reasoning_effort` member.
+    ///   - reasoningEffort: The JSON member `reasoning_effort`.
     public init(
         status: RunStatus,
         reasoningEffort: Run.ReasoningEffort? = nil
@@ -81,8 +79,6 @@ public struct Run: Codable, Hashable, Sendable, SpecDeviationReporting {
         try container.encodeIfPresent(self.reasoningEffort, forKey: .reasoningEffort)
     }
 
-    /// The `reasoning_effort` schema.
-    ///
     /// An open enumeration: values this SDK does not list decode and re-encode unchanged.
     ///
     /// - Remark: Generated from `#/components/schemas/Run/properties/reasoning_effort`.

@@ -50,8 +50,6 @@ public enum EmbeddingInput: Codable, Hashable, Sendable, UnknownCaseRepresentabl
     }
 }
 
-/// The `StopConfiguration` schema.
-///
 /// Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.
 ///
 /// - Remark: Generated from `#/components/schemas/StopConfiguration`.

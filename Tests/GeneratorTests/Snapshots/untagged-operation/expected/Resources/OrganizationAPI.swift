@@ -42,19 +42,13 @@ extension OrganizationCostsAPI {
         return try await client.send(request, options: options, as: OrganizationCostsAPI.RetrieveResponse.self)
     }
 
-    /// The `schema` schema.
-    ///
     /// - Remark: Generated from `#/paths/~1organization~1costs/get/responses/200/content/application~1json/schema`.
     public struct RetrieveResponse: Codable, Hashable, Sendable, SpecDeviationReporting {
-        /// The `amount` member.
         public var amount: Swift.Double
         /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
         public private(set) var specDeviations = SpecDeviations()
 
         /// Creates a new `RetrieveResponse`.
-        ///
-        /// - Parameters:
-        ///   - amount: The `amount` member.
         public init(amount: Swift.Double) {
             self.amount = amount
         }

@@ -3,13 +3,10 @@
 
 import Foundation
 
-/// The `Color` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Color`.
 public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var shade: Color.Shade
-    /// The `alpha` member.
     public var alpha: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -18,7 +15,6 @@ public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - shade: A shade, shared through a YAML anchor.
-    ///   - alpha: The `alpha` member.
     public init(
         shade: Color.Shade,
         alpha: Swift.Double? = nil
@@ -73,13 +69,10 @@ public struct Color: Codable, Hashable, Sendable, SpecDeviationReporting {
     }
 }
 
-/// The `Palette` schema.
-///
 /// - Remark: Generated from `#/components/schemas/Palette`.
 public struct Palette: Codable, Hashable, Sendable, SpecDeviationReporting {
     /// A shade, shared through a YAML anchor.
     public var background: Palette.Background
-    /// The `opacity` member.
     public var opacity: Swift.Double?
     /// What the decoded JSON had that the schema does not allow (see ``DecodingMode``).
     public private(set) var specDeviations = SpecDeviations()
@@ -88,7 +81,6 @@ public struct Palette: Codable, Hashable, Sendable, SpecDeviationReporting {
     ///
     /// - Parameters:
     ///   - background: A shade, shared through a YAML anchor.
-    ///   - opacity: The `opacity` member.
     public init(
         background: Palette.Background,
         opacity: Swift.Double? = nil

@@ -1,0 +1,80 @@
+/// Doc-comment text from the spec's descriptions, as a person writes it: a summary is the first
+/// sentence of the first paragraph with hard-wrapped lines joined, and links point somewhere
+/// from Xcode and DocC.
+enum DocText {
+    /// Where the spec's root-relative links (`/docs/guides/...`) live.
+    static let documentationHost = "https://platform.openai.com"
+
+    /// The first sentence of the first paragraph of `text`, its wrapped lines joined with
+    /// spaces; nil when there is no text. A sentence ends at `.`, `!` or `?` followed by a space
+    /// and a capital letter, a digit, a backtick or a bracket, outside backticks, parentheses
+    /// and brackets, and not after a common abbreviation (`e.g.`, `i.e.`, `etc.`, `vs.`).
+    static func summary(_ text: String?) -> String? {
+        var paragraph: [String] = []
+        for line in CodePrinter.commentLines(text) {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty {
+                if paragraph.isEmpty { continue }
+                break
+            }
+            // A list or a heading starts another block.
+            if !paragraph.isEmpty, startsBlock(trimmed) { break }
+            paragraph.append(String(trimmed))
+        }
+        guard !paragraph.isEmpty else { return nil }
+        return firstSentence(paragraph.joined(separator: " "))
+    }
+
+    private static func startsBlock(_ line: Substring) -> Bool {
+        line.hasPrefix("- ") || line.hasPrefix("* ") || line.hasPrefix("#") || line.hasPrefix("|")
+            || line.hasPrefix("```")
+    }
+
+    private static let abbreviations: Set<String> = ["e.g.", "i.e.", "etc.", "vs.", "approx.", "incl."]
+
+    /// `text` up to and including its first sentence end (see ``summary(_:)``), or all of it.
+    static func firstSentence(_ text: String) -> String {
+        let characters = Array(text)
+        var inCode = false
+        var depth = 0
+        var wordStart = 0
+        for index in characters.indices {
+            let character = characters[index]
+            if character == "`" {
+                inCode.toggle()
+            } else if !inCode, character == "(" || character == "[" {
+                depth += 1
+            } else if !inCode, character == ")" || character == "]" {
+                depth = max(0, depth - 1)
+            } else if character == " " {
+                wordStart = index + 1
+            }
+            guard !inCode, depth == 0, ".!?".contains(character), index + 2 < characters.count,
+                characters[index + 1] == " "
+            else { continue }
+            let next = characters[index + 2]
+            guard next.isUppercase || next.isNumber || next == "`" || next == "[" else { continue }
+            let word = String(characters[wordStart...index]).lowercased()
+            if character == ".", abbreviations.contains(word) { continue }
+            return String(characters[...index])
+        }
+        return text
+    }
+
+    /// `text` with markdown links to root-relative paths (`](/docs/...)`) made absolute on
+    /// ``documentationHost``.
+    static func absoluteLinks(_ text: String) -> String {
+        guard text.contains("](/") else { return text }
+        return text.replacingOccurrences(of: "](/", with: "](\(documentationHost)/")
+    }
+
+    /// A summary for a variant of an operation: the operation's summary sentence, then what the
+    /// variant does as a sentence of its own; `fallback` when the spec has no summary.
+    static func variantSummary(_ operationSummary: String?, adding sentence: String, fallback: String)
+        -> String
+    {
+        guard var first = summary(operationSummary) else { return fallback }
+        if let last = first.last, !".!?".contains(last) { first += "." }
+        return first + " " + sentence
+    }
+}
