@@ -61,7 +61,7 @@ final class RuntimeSmokeTests: XCTestCase {
         ("Groups", "delete-group", { _ = try await $0.organization.groups.delete(groupID: "group_1") }),
         (
             "Hosted tools", "retrieve-project-hosted-tool-permissions",
-            { _ = try await $0.organization.projects.hostedToolPermissions(projectID: "proj_1") }
+            { _ = try await $0.organization.projects.hostedToolPermissions.retrieve(projectID: "proj_1") }
         ),
         (
             "Images", "createImage",

@@ -72,10 +72,26 @@ struct OperationTranslator {
 
     static func isParameter(_ segment: Substring) -> Bool { segment.hasPrefix("{") }
 
-    /// Resource chain and verb for every operation, collisions resolved.
-    func routes() -> [String: Route] {
+    /// Resource chain and verb for every operation, collisions resolved, with a `route-fallback`
+    /// diagnostic for every operation whose method is named after its operationId because the
+    /// rules gave a name already taken (an entry in `Spec/overrides.json` `operations` names it).
+    func routes() -> (routes: [String: Route], diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
+        func fallback(_ operationID: String, wanted: String, at location: SourceLocation) {
+            diagnostics.append(
+                Diagnostic(
+                    kind: "route-fallback",
+                    message:
+                        "operation \(operationID) would be \(wanted), which another operation has; it is named after its operationId (name it in Spec/overrides.json `operations`)",
+                    location: location))
+        }
         let paths = Set(document.operations.map { Self.splitPath($0.path).path })
         let pathsWithOperations = paths
+        var methodsByPath: [String: Set<String>] = [:]
+        for operation in document.operations {
+            let (path, query) = Self.splitPath(operation.path)
+            if query.isEmpty { methodsByPath[path, default: []].insert(operation.method) }
+        }
         var result: [String: Route] = [:]
         var taken: [String: String] = [:]  // "resource.path#method" → operationId
         for operation in document.operations {
@@ -111,7 +127,21 @@ struct OperationTranslator {
                 let parentHasOperations = segments.count >= 2 && pathsWithOperations.contains(parent)
                 let isList = operation.method == "get" && (returnsPage(operation) || isCollection)
                 let action = Naming.unescaped(Naming.memberName(String(last ?? "")))
+                // A singleton sub-resource: `/projects/{id}/spend_limit` read with GET and
+                // written with POST is `projects.spendLimit.retrieve(projectID:)` and
+                // `.update(projectID:_:)`, not two methods both named `spendLimit`.
+                let methods = methodsByPath[path] ?? []
+                let isSingleton =
+                    !isCollection && !isList && (previousIsParameter || parentHasOperations)
+                    && methods.contains("get") && methods.count >= 2
                 switch operation.method {
+                case _ where isSingleton:
+                    switch operation.method {
+                    case "get": verb = "retrieve"
+                    case "delete": verb = "delete"
+                    case "put": verb = "replace"
+                    default: verb = "update"
+                    }
                 case "get" where isList: verb = "list"
                 case "get" where !isCollection && (previousIsParameter || parentHasOperations):
                     verb = action
@@ -131,6 +161,7 @@ struct OperationTranslator {
             let key = (resource + [verb]).joined(separator: ".")
             if taken[key] != nil {
                 route.methodName = Naming.unescaped(Naming.memberName(operationID))
+                fallback(operationID, wanted: key, at: operation.location)
             }
             taken[(route.resourcePath + [route.methodName]).joined(separator: ".")] = operationID
             result[operationID] = route
@@ -140,11 +171,20 @@ struct OperationTranslator {
             result.values.flatMap { route in
                 route.resourcePath.indices.map { route.resourcePath[...$0].joined(separator: ".") }
             })
-        for (operationID, route) in result
+        let locations = Dictionary(
+            document.operations.map { ($0.operationID ?? "\($0.method)\($0.path)", $0.location) },
+            uniquingKeysWith: { first, _ in first })
+        for (operationID, route) in result.sorted(by: { $0.key < $1.key })
         where resourcePaths.contains((route.resourcePath + [route.methodName]).joined(separator: ".")) {
             result[operationID]!.methodName = Naming.unescaped(Naming.memberName(operationID))
+            if let location = locations[operationID] {
+                fallback(
+                    operationID,
+                    wanted: (route.resourcePath + [route.methodName]).joined(separator: ".")
+                        + " (a resource's name)", at: location)
+            }
         }
-        return result
+        return (result, diagnostics)
     }
 
     /// Whether the 2xx reply is a cursor page (`data` array plus `has_more` or `object: list`).

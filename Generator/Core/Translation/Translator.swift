@@ -8,7 +8,7 @@ public struct Translator {
     public func translate(_ document: OpenAPIDocument, overrides: Overrides = Overrides())
         -> (model: APIModel, diagnostics: [Diagnostic])
     {
-        let routes = OperationTranslator(document: document, overrides: overrides).routes()
+        let (routes, routeDiagnostics) = OperationTranslator(document: document, overrides: overrides).routes()
         let resourceTypeNames = Set(
             routes.values.flatMap { route in
                 route.resourcePath.indices.map { ResourceNaming.typeName(Array(route.resourcePath[...$0])) }
@@ -182,7 +182,7 @@ public struct Translator {
             operations, declarations: declarations, defaults: overrides.bodyDefaults, diagnostics: &modelDiagnostics)
         return (
             APIModel(declarations: declarations, operations: operations, webhooks: webhooks),
-            document.diagnostics + schemas.diagnostics + modelDiagnostics
+            document.diagnostics + routeDiagnostics + schemas.diagnostics + modelDiagnostics
         )
     }
 

@@ -1112,8 +1112,14 @@ public struct OrganizationProjectsAPI: Sendable {
     /// The `organization.projects.certificates` resource.
     public var certificates: OrganizationProjectsCertificatesAPI { OrganizationProjectsCertificatesAPI(client: client) }
 
+    /// The `organization.projects.dataRetention` resource.
+    public var dataRetention: OrganizationProjectsDataRetentionAPI { OrganizationProjectsDataRetentionAPI(client: client) }
+
     /// The `organization.projects.groups` resource.
     public var groups: OrganizationProjectsGroupsAPI { OrganizationProjectsGroupsAPI(client: client) }
+
+    /// The `organization.projects.hostedToolPermissions` resource.
+    public var hostedToolPermissions: OrganizationProjectsHostedToolPermissionsAPI { OrganizationProjectsHostedToolPermissionsAPI(client: client) }
 
     /// The `organization.projects.modelPermissions` resource.
     public var modelPermissions: OrganizationProjectsModelPermissionsAPI { OrganizationProjectsModelPermissionsAPI(client: client) }
@@ -1171,60 +1177,6 @@ extension OrganizationProjectsAPI {
         return try await client.send(request, options: options, as: Project.self)
     }
 
-    /// Retrieves project data retention controls.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project to inspect.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectDataRetention` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/projects/{project_id}/data_retention` (operationId `retrieve-project-data-retention`)
-    public func dataRetention(
-        projectID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectDataRetention {
-        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/data_retention", operationID: "retrieve-project-data-retention", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        return try await client.send(request, options: options, as: ProjectDataRetention.self)
-    }
-
-    /// Get a project's hard spend limit.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project whose hard spend limit is being managed.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectSpendLimitResource` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/projects/{project_id}/spend_limit` (operationId `Getprojectspendlimit`)
-    public func getprojectspendlimit(
-        projectID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectSpendLimitResource {
-        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/spend_limit", operationID: "Getprojectspendlimit", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        return try await client.send(request, options: options, as: ProjectSpendLimitResource.self)
-    }
-
-    /// Returns hosted tool permissions for a project.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectHostedToolPermissions` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/projects/{project_id}/hosted_tool_permissions` (operationId `retrieve-project-hosted-tool-permissions`)
-    public func hostedToolPermissions(
-        projectID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectHostedToolPermissions {
-        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/hosted_tool_permissions", operationID: "retrieve-project-hosted-tool-permissions", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        return try await client.send(request, options: options, as: ProjectHostedToolPermissions.self)
-    }
-
     /// Returns a list of projects.
     ///
     /// - Parameters:
@@ -1267,24 +1219,6 @@ extension OrganizationProjectsAPI {
         return try await client.send(request, options: options, as: Project.self)
     }
 
-    /// Returns model permissions for a project.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectModelPermissions` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `GET /organization/projects/{project_id}/model_permissions` (operationId `retrieve-project-model-permissions`)
-    public func retrieveProjectModelPermissions(
-        projectID: Swift.String,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectModelPermissions {
-        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/model_permissions", operationID: "retrieve-project-model-permissions", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        return try await client.send(request, options: options, as: ProjectModelPermissions.self)
-    }
-
     /// Modifies a project in the organization.
     ///
     /// - Parameters:
@@ -1304,90 +1238,6 @@ extension OrganizationProjectsAPI {
         try request.setPathParameter("project_id", projectID)
         try request.setJSONBody(body)
         return try await client.send(request, options: options, as: Project.self)
-    }
-
-    /// Updates project data retention controls.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project to update.
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectDataRetention` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/projects/{project_id}/data_retention` (operationId `update-project-data-retention`)
-    public func updateProjectDataRetention(
-        projectID: Swift.String,
-        _ body: UpdateProjectDataRetentionBody,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectDataRetention {
-        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/data_retention", operationID: "update-project-data-retention", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: ProjectDataRetention.self)
-    }
-
-    /// Updates hosted tool permissions for a project.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project.
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectHostedToolPermissions` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/projects/{project_id}/hosted_tool_permissions` (operationId `update-project-hosted-tool-permissions`)
-    public func updateProjectHostedToolPermissions(
-        projectID: Swift.String,
-        _ body: ProjectHostedToolPermissionsUpdateRequest,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectHostedToolPermissions {
-        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/hosted_tool_permissions", operationID: "update-project-hosted-tool-permissions", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: ProjectHostedToolPermissions.self)
-    }
-
-    /// Updates model permissions for a project.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project.
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectModelPermissions` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/projects/{project_id}/model_permissions` (operationId `update-project-model-permissions`)
-    public func updateProjectModelPermissions(
-        projectID: Swift.String,
-        _ body: ProjectModelPermissionsUpdateRequest,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectModelPermissions {
-        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/model_permissions", operationID: "update-project-model-permissions", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: ProjectModelPermissions.self)
-    }
-
-    /// Create or replace a project's hard spend limit.
-    ///
-    /// - Parameters:
-    ///   - projectID: The ID of the project whose hard spend limit is being managed.
-    ///   - body: The JSON request body.
-    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
-    /// - Returns: The decoded `ProjectSpendLimitResource` reply.
-    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
-    ///
-    /// - Remark: `POST /organization/projects/{project_id}/spend_limit` (operationId `Updateprojectspendlimit`)
-    public func updateprojectspendlimit(
-        projectID: Swift.String,
-        _ body: UpdateProjectSpendLimitBody,
-        options: RequestOptions = RequestOptions()
-    ) async throws -> ProjectSpendLimitResource {
-        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/spend_limit", operationID: "Updateprojectspendlimit", authentication: .adminAPIKey)
-        try request.setPathParameter("project_id", projectID)
-        try request.setJSONBody(body)
-        return try await client.send(request, options: options, as: ProjectSpendLimitResource.self)
     }
 }
 
@@ -1588,6 +1438,53 @@ extension OrganizationProjectsCertificatesAPI {
     }
 }
 
+/// The `organization.projects.dataRetention` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
+public struct OrganizationProjectsDataRetentionAPI: Sendable {
+    /// The client that sends this resource's requests.
+    public let client: OpenAIClient
+}
+
+extension OrganizationProjectsDataRetentionAPI {
+    /// Retrieves project data retention controls.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project to inspect.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectDataRetention` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/data_retention` (operationId `retrieve-project-data-retention`)
+    public func retrieve(
+        projectID: Swift.String,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectDataRetention {
+        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/data_retention", operationID: "retrieve-project-data-retention", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        return try await client.send(request, options: options, as: ProjectDataRetention.self)
+    }
+
+    /// Updates project data retention controls.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project to update.
+    ///   - body: The JSON request body.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectDataRetention` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /organization/projects/{project_id}/data_retention` (operationId `update-project-data-retention`)
+    public func update(
+        projectID: Swift.String,
+        _ body: UpdateProjectDataRetentionBody,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectDataRetention {
+        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/data_retention", operationID: "update-project-data-retention", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        try request.setJSONBody(body)
+        return try await client.send(request, options: options, as: ProjectDataRetention.self)
+    }
+}
+
 /// The `organization.projects.groups` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsGroupsAPI: Sendable {
     /// The client that sends this resource's requests.
@@ -1723,6 +1620,53 @@ extension OrganizationProjectsGroupsAPI {
     }
 }
 
+/// The `organization.projects.hostedToolPermissions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
+public struct OrganizationProjectsHostedToolPermissionsAPI: Sendable {
+    /// The client that sends this resource's requests.
+    public let client: OpenAIClient
+}
+
+extension OrganizationProjectsHostedToolPermissionsAPI {
+    /// Returns hosted tool permissions for a project.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectHostedToolPermissions` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/hosted_tool_permissions` (operationId `retrieve-project-hosted-tool-permissions`)
+    public func retrieve(
+        projectID: Swift.String,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectHostedToolPermissions {
+        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/hosted_tool_permissions", operationID: "retrieve-project-hosted-tool-permissions", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        return try await client.send(request, options: options, as: ProjectHostedToolPermissions.self)
+    }
+
+    /// Updates hosted tool permissions for a project.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - body: The JSON request body.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectHostedToolPermissions` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /organization/projects/{project_id}/hosted_tool_permissions` (operationId `update-project-hosted-tool-permissions`)
+    public func update(
+        projectID: Swift.String,
+        _ body: ProjectHostedToolPermissionsUpdateRequest,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectHostedToolPermissions {
+        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/hosted_tool_permissions", operationID: "update-project-hosted-tool-permissions", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        try request.setJSONBody(body)
+        return try await client.send(request, options: options, as: ProjectHostedToolPermissions.self)
+    }
+}
+
 /// The `organization.projects.modelPermissions` resource of ``OpenAIClient``: its operations are methods, its sub-resources properties.
 public struct OrganizationProjectsModelPermissionsAPI: Sendable {
     /// The client that sends this resource's requests.
@@ -1746,6 +1690,45 @@ extension OrganizationProjectsModelPermissionsAPI {
         var request = APIRequest(method: "DELETE", path: "/organization/projects/{project_id}/model_permissions", operationID: "delete-project-model-permissions", authentication: .adminAPIKey)
         try request.setPathParameter("project_id", projectID)
         return try await client.send(request, options: options, as: ProjectModelPermissionsDeleteResponse.self)
+    }
+
+    /// Returns model permissions for a project.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectModelPermissions` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/model_permissions` (operationId `retrieve-project-model-permissions`)
+    public func retrieve(
+        projectID: Swift.String,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectModelPermissions {
+        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/model_permissions", operationID: "retrieve-project-model-permissions", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        return try await client.send(request, options: options, as: ProjectModelPermissions.self)
+    }
+
+    /// Updates model permissions for a project.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project.
+    ///   - body: The JSON request body.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectModelPermissions` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /organization/projects/{project_id}/model_permissions` (operationId `update-project-model-permissions`)
+    public func update(
+        projectID: Swift.String,
+        _ body: ProjectModelPermissionsUpdateRequest,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectModelPermissions {
+        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/model_permissions", operationID: "update-project-model-permissions", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        try request.setJSONBody(body)
+        return try await client.send(request, options: options, as: ProjectModelPermissions.self)
     }
 }
 
@@ -2119,6 +2102,45 @@ extension OrganizationProjectsSpendLimitAPI {
         var request = APIRequest(method: "DELETE", path: "/organization/projects/{project_id}/spend_limit", operationID: "Deleteprojectspendlimit", authentication: .adminAPIKey)
         try request.setPathParameter("project_id", projectID)
         return try await client.send(request, options: options, as: ProjectSpendLimitDeletedResource.self)
+    }
+
+    /// Get a project's hard spend limit.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project whose hard spend limit is being managed.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectSpendLimitResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `GET /organization/projects/{project_id}/spend_limit` (operationId `Getprojectspendlimit`)
+    public func retrieve(
+        projectID: Swift.String,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectSpendLimitResource {
+        var request = APIRequest(method: "GET", path: "/organization/projects/{project_id}/spend_limit", operationID: "Getprojectspendlimit", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        return try await client.send(request, options: options, as: ProjectSpendLimitResource.self)
+    }
+
+    /// Create or replace a project's hard spend limit.
+    ///
+    /// - Parameters:
+    ///   - projectID: The ID of the project whose hard spend limit is being managed.
+    ///   - body: The JSON request body.
+    ///   - options: Per-request headers, query items, timeout, retries and idempotency key.
+    /// - Returns: The decoded `ProjectSpendLimitResource` reply.
+    /// - Throws: ``OpenAIError`` for a non-2xx reply (after retries), a transport failure, cancellation, or a reply that does not decode.
+    ///
+    /// - Remark: `POST /organization/projects/{project_id}/spend_limit` (operationId `Updateprojectspendlimit`)
+    public func update(
+        projectID: Swift.String,
+        _ body: UpdateProjectSpendLimitBody,
+        options: RequestOptions = RequestOptions()
+    ) async throws -> ProjectSpendLimitResource {
+        var request = APIRequest(method: "POST", path: "/organization/projects/{project_id}/spend_limit", operationID: "Updateprojectspendlimit", authentication: .adminAPIKey)
+        try request.setPathParameter("project_id", projectID)
+        try request.setJSONBody(body)
+        return try await client.send(request, options: options, as: ProjectSpendLimitResource.self)
     }
 }
 
