@@ -71,7 +71,28 @@ final class RouteNamingTests: XCTestCase {
         XCTAssertEqual(calls["createThingA"], "things.createMode")
         XCTAssertEqual(calls["createThingB"], "things.createThingB")
         XCTAssertEqual(diagnostics.count, 1)
-        XCTAssertTrue(diagnostics[0].message.contains("createThingB would be things.createMode"), diagnostics[0].message)
+        XCTAssertTrue(
+            diagnostics[0].message.contains("createThingB would be things.createMode"), diagnostics[0].message)
         XCTAssertEqual(diagnostics[0].location.pointer, "#/paths/~1things?mode=b/post")
+    }
+
+    func testTheOperationIndexListsEveryOperationWithTheMethodThatCallsIt() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let index = try String(
+            contentsOf: root.appendingPathComponent("Sources/OpenAI/Generated/OperationIndex.swift"), encoding: .utf8)
+        let lines = index.split(separator: "\n").map(String.init)
+        let entries = lines.filter { $0.hasPrefix("//     client.") }
+        let routes = lines.filter {
+            $0.range(of: #"^// (GET|POST|PUT|PATCH|DELETE) /"#, options: .regularExpression) != nil
+        }
+        XCTAssertEqual(entries.count, routes.count)
+        XCTAssertGreaterThan(entries.count, 200)
+        let chat = try XCTUnwrap(lines.firstIndex(of: "// POST /chat/completions"))
+        XCTAssertEqual(lines[chat + 1], "//     client.chat.completions.create(_:) [createChatCompletion]")
+        let spend = try XCTUnwrap(lines.firstIndex(of: "// GET /organization/projects/{project_id}/spend_limit"))
+        XCTAssertTrue(
+            lines[spend + 1].hasPrefix("//     client.organization.projects.spendLimit.retrieve(projectID:)"),
+            lines[spend + 1])
     }
 }

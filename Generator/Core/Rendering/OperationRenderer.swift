@@ -31,6 +31,16 @@ struct OperationRenderer {
         return parts
     }
 
+    /// How a reader calls the operation's main method: `client.chat.completions.create(_:)`.
+    func callSpelling(_ operation: OperationDecl) -> String {
+        let body = operation.bodies.first { if case .json = $0 { true } else { false } } ?? operation.bodies.first
+        let labels = signature(operation, body: body).dropLast().map { part in
+            String(part.prefix { $0 != ":" && $0 != " " }) + ":"
+        }
+        return "client." + (operation.resourcePath + [Naming.escaped(operation.methodName)]).joined(separator: ".")
+            + "(" + labels.joined() + ")"
+    }
+
     /// `- Parameters:` lines for `parameters`: the first line of each one's description.
     static func parameterDocs(_ parameters: [OperationParameter]) -> [String] {
         parameters.map { parameter in

@@ -171,6 +171,7 @@ public enum SwiftGenerator {
             }
         }
         files.append(GeneratedFile(path: "OperationResponseTypes.swift", contents: header + "\n" + table.text))
+        files.append(operationIndex(model, renderer: operationRenderer))
 
         files.append(manifest(files, sha256: sha256))
         files.sort { $0.path < $1.path }
@@ -192,6 +193,28 @@ public enum SwiftGenerator {
             message:
                 "the schemas \(chain.joined(separator: " → ")) refer to each other through $ref and nothing else, so they describe no value",
             location: AliasCycles.location(of: top, in: document))
+    }
+
+    /// For readers: every operation, by path and HTTP method, and the method that calls it, as a
+    /// Swift file of comments (`OperationIndex.swift`).
+    static func operationIndex(_ model: APIModel, renderer: OperationRenderer) -> GeneratedFile {
+        var lines =
+            headerLines + [
+                "//",
+                "// Every operation of the spec and the method that calls it, by path (the operationId in brackets).",
+                "// A streaming operation also has `…Stream(…)`; a binary download also has `…(…, to:)`.",
+                "//",
+            ]
+        let sorted = model.operations.sorted {
+            ($0.path, $0.httpMethod, $0.operationID) < ($1.path, $1.httpMethod, $1.operationID)
+        }
+        for operation in sorted {
+            let call = CodePrinter.withoutLineTerminators(renderer.callSpelling(operation))
+            let id = CodePrinter.withoutLineTerminators(operation.operationID)
+            lines.append("// \(operation.httpMethod) \(CodePrinter.withoutLineTerminators(operation.path))")
+            lines.append("//     \(call) [\(id)]")
+        }
+        return GeneratedFile(path: "OperationIndex.swift", contents: lines.joined(separator: "\n") + "\n")
     }
 
     /// The folder's manifest: the spec's sha256 and every file the generator owns there

@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: db5d7478feae10b4d331834c60d9765a8aa042e38419f9b1694288c11aa8ebc8
+// file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/AssistantsAPI.swift
 // file: Resources/AudioAPI.swift

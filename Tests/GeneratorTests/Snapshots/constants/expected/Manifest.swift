@@ -5,5 +5,6 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: b9483a672b6065fca8e7f1dc56619e38590f62530c1bf32364bfdae6a2d99537
+// file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift

@@ -5,5 +5,6 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: be123bce501a3eded5b5665fe89a8cd40e989f548b0842f671f8587e3234a2f5
+// file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift

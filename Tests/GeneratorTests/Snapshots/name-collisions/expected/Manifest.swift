@@ -5,5 +5,6 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 034f32b4ed42beaf91304b72e542d28a59a912def904ddc67a65febf607e4294
+// file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift

@@ -5,6 +5,7 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: d12706a7bac5ea3b0275fb43a53b5fb904f5dcef6583fdb6114d85669250fdf6
+// file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Resources/VectorStoresAPI.swift
 // file: Types/VectorStores.swift

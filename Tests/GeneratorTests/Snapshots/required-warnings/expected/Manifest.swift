@@ -5,5 +5,6 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 1519cf045fd1aef2663b60a1f993fb51727801fb7d463ad876c582c209952745
+// file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift

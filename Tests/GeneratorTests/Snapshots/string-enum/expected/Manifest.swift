@@ -5,5 +5,6 @@
 // `openai-generator generate` replaces or removes only these files; `check` compares them with the spec.
 //
 // spec-sha256: 181fa9bbe5b36a785107b9890ea6b17d530fc32e3a6796c851a80638152daf67
+// file: OperationIndex.swift
 // file: OperationResponseTypes.swift
 // file: Types/Other.swift
