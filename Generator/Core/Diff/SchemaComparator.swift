@@ -74,25 +74,27 @@ struct SchemaComparator {
             let mapped = renames[ra] ?? ra
             guard mapped != rb else { return }
             // Another component: judged once here, not followed (each component is compared on its own).
-            let targetA = old.schema(named: ra)
-            let targetB = new.schema(named: rb)
-            let sameShape = targetA.map { fingerprint($0) } == targetB.map { fingerprint($0) }
-            let kindA = targetA.map { Self.kindName(SchemaShape($0)) } ?? "any"
-            let kindB = targetB.map { Self.kindName(SchemaShape($0)) } ?? "any"
-            if let targetB, becameUnion(of: "$" + mapped, SchemaShape(targetB), old: false) {
+            let shapeA = old.schema(named: ra).map(SchemaShape.init)
+            let shapeB = new.schema(named: rb).map(SchemaShape.init)
+            if let shapeB, becameUnion(of: "$" + mapped, shapeB, old: false) {
                 reportBecameUnion(
-                    "the value (`\(ra)`)", SchemaShape(targetB).variants, except: "$" + mapped,
-                    directions, union: "`\(rb)`")
-            } else if let targetA, becameUnion(of: "$" + rb, SchemaShape(targetA), old: true) {
-                reportBecameSingle(
-                    "`\(rb)`", SchemaShape(targetA).variants, except: "$" + rb,
-                    directions, union: "`\(ra)`")
-            } else if kindA != kindB {
+                    "the value (`\(ra)`)", shapeB.variants, except: "$" + mapped, directions, union: "`\(rb)`")
+                return
+            }
+            if let shapeA, becameUnion(of: "$" + rb, shapeA, old: true) {
+                reportBecameSingle("`\(rb)`", shapeA.variants, except: "$" + rb, directions, union: "`\(ra)`")
+                return
+            }
+            let kindA = shapeA.map(Self.kindName) ?? "any"
+            let kindB = shapeB.map(Self.kindName) ?? "any"
+            if kindA != kindB {
                 emit(
                     "type-changed", pointer, .new,
                     "now references `\(rb)` (\(Self.readable(kindB))) instead of `\(ra)` (\(Self.readable(kindA)))",
                     directions, at: b)
             } else {
+                let sameShape =
+                    old.schema(named: ra).map { fingerprint($0) } == new.schema(named: rb).map { fingerprint($0) }
                 emit(
                     "ref-changed", pointer, .new,
                     "now references `\(rb)` instead of `\(ra)`\(sameShape ? " (same shape)" : "")",
@@ -182,37 +184,8 @@ struct SchemaComparator {
         let a = sa.schema
         let b = sb.schema
         let pointer = b.location.pointer
-        let kindA = Self.kindName(sa)
-        let kindB = Self.kindName(sb)
-        if kindA != kindB {
-            // Reported where the value is (the property), not at a component it now references.
-            let pointer = originals.1.location.pointer
-            let b = originals.1
-            if sa.variants.isEmpty, !sb.variants.isEmpty, !Self.acceptsAnything(sa),
-                singleBecameUnion(originals.0, sb, directions)
-            {
-                return
-            }
-            if !sa.variants.isEmpty, sb.variants.isEmpty, !Self.acceptsAnything(sb),
-                unionBecameSingle(sa, originals.1, directions)
-            {
-                return
-            }
-            if Self.widens(sa, to: sb) {
-                emit(
-                    "type-widened", pointer, .new,
-                    "now accepts \(Self.readable(kindB)) instead of only \(Self.readable(kindA))", directions,
-                    at: b)
-            } else if Self.widens(sb, to: sa) {
-                emit(
-                    "type-narrowed", pointer, .new,
-                    "now accepts only \(Self.readable(kindB)) instead of \(Self.readable(kindA))", directions,
-                    at: b)
-            } else {
-                emit(
-                    "type-changed", pointer, .new,
-                    "type changed from \(Self.readable(kindA)) to \(Self.readable(kindB))", directions, at: b)
-            }
+        guard Self.kindName(sa) == Self.kindName(sb) else {
+            reportKindChange(sa, sb, directions, originals: originals)
             return
         }
         if a.format != b.format {
@@ -242,7 +215,42 @@ struct SchemaComparator {
         default:
             break
         }
-        matchMembers(sa.variants, sb.variants, directions, pointer: pointer)
+        matchMembers(sa.variants, sb.variants, directions)
+    }
+
+    /// A value whose kind changed (`string` to a union, `object` to anything): a single schema
+    /// becoming a union (or back) when one variant is the old schema, a widened or narrowed type,
+    /// or else a type change. Reported where the value is (the property), not at a component it
+    /// now references.
+    private mutating func reportKindChange(
+        _ sa: SchemaShape, _ sb: SchemaShape, _ directions: UsageDirections, originals: (Schema, Schema)
+    ) {
+        if sa.variants.isEmpty, !sb.variants.isEmpty, !Self.acceptsAnything(sa),
+            singleBecameUnion(originals.0, sb, directions)
+        {
+            return
+        }
+        if !sa.variants.isEmpty, sb.variants.isEmpty, !Self.acceptsAnything(sb),
+            unionBecameSingle(sa, originals.1, directions)
+        {
+            return
+        }
+        let site = originals.1
+        let kindA = Self.readable(Self.kindName(sa))
+        let kindB = Self.readable(Self.kindName(sb))
+        if Self.widens(sa, to: sb) {
+            emit(
+                "type-widened", site.location.pointer, .new, "now accepts \(kindB) instead of only \(kindA)",
+                directions, at: site)
+        } else if Self.widens(sb, to: sa) {
+            emit(
+                "type-narrowed", site.location.pointer, .new, "now accepts only \(kindB) instead of \(kindA)",
+                directions, at: site)
+        } else {
+            emit(
+                "type-changed", site.location.pointer, .new, "type changed from \(kindA) to \(kindB)", directions,
+                at: site)
+        }
     }
 
     private mutating func compareEnums(
@@ -401,10 +409,7 @@ struct SchemaComparator {
     /// Whether `schema` (following one `$ref`) takes any string: `type: string` without an enum,
     /// a constant or a format that restricts it.
     private func takesAnyString(_ schema: Schema, in document: OpenAPIDocument) -> Bool {
-        let target = schema.ref.flatMap { document.schema(named: $0) } ?? schema
-        let shape = SchemaShape(target)
-        return shape.schema.ref == nil && shape.types == ["string"] && shape.enumValues == nil
-            && shape.schema.constValue == nil && shape.variants.isEmpty
+        SchemaShape(schema.ref.flatMap { document.schema(named: $0) } ?? schema).takesAnyString
     }
 
     /// How a variant is named in messages: `` `Name` ``, `with type "x"`, or
@@ -585,8 +590,7 @@ struct SchemaComparator {
     /// is flattened into that union's variants first (the same JSON on the wire; the Swift case
     /// for the nested union goes or comes).
     private mutating func matchMembers(
-        _ originalBefore: [Schema], _ originalAfter: [Schema], _ directions: UsageDirections,
-        pointer: String
+        _ originalBefore: [Schema], _ originalAfter: [Schema], _ directions: UsageDirections
     ) {
         guard !originalBefore.isEmpty || !originalAfter.isEmpty else { return }
         var before = originalBefore

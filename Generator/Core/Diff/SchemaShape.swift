@@ -45,6 +45,13 @@ struct SchemaShape {
         variants = Self.variants(current)
     }
 
+    /// Whether the schema takes any string: `type: string` without an enum, a constant or
+    /// variants (a `$ref` is not followed).
+    var takesAnyString: Bool {
+        schema.ref == nil && types == ["string"] && enumValues == nil && schema.constValue == nil
+            && variants.isEmpty
+    }
+
     /// Whether `schema` itself (not what it references) accepts `null`.
     static func ownNullability(_ schema: Schema) -> Bool {
         schema.nullable || schema.types.contains("null") || schema.enumValues?.contains(.null) == true

@@ -86,18 +86,13 @@ extension SchemaUsage {
     static func openOnlyComponents(of document: OpenAPIDocument) -> Set<String> {
         var open: Set<String> = []
         var closed: Set<String> = []
-        func takesAnyString(_ schema: Schema) -> Bool {
-            let shape = SchemaShape(schema)
-            return shape.schema.ref == nil && shape.types == ["string"] && shape.enumValues == nil
-                && shape.schema.constValue == nil && shape.variants.isEmpty
-        }
         func walk(_ schema: Schema, inOpenUnion: Bool, depth: Int = 0) {
             guard depth < 64 else { return }
             if let ref = schema.ref {
                 if inOpenUnion { open.insert(ref) } else { closed.insert(ref) }
             }
             let variants = SchemaShape.variants(schema)
-            let isOpen = variants.contains(where: takesAnyString)
+            let isOpen = variants.contains { SchemaShape($0).takesAnyString }
             for variant in variants { walk(variant, inOpenUnion: isOpen, depth: depth + 1) }
             for (_, property) in schema.properties { walk(property, inOpenUnion: false, depth: depth + 1) }
             for member in schema.allOf { walk(member, inOpenUnion: false, depth: depth + 1) }

@@ -97,7 +97,7 @@ extension SpecDiffReport {
         return first.uppercased() + text.dropFirst()
     }
 
-    /// `12 status codes added` for a group summary.
+    /// `12 × status code added` for a group summary (the kind's words).
     static func countPhrase(_ kind: String, _ count: Int) -> String {
         let noun = kind.split(separator: "-").joined(separator: " ")
         return "\(count) × \(noun)"
@@ -182,8 +182,8 @@ extension SpecDiffReport {
         head += ["| What | Changes | Areas |", "|---|---:|---|"]
         for group in Group.allCases {
             let list = grouped[group] ?? []
-            let where_ = list.isEmpty ? "" : areas(list).replacingOccurrences(of: "|", with: "\\|")
-            head.append("| \(titles[group]!) | \(list.count) | \(where_) |")
+            let areaCounts = list.isEmpty ? "" : areas(list).replacingOccurrences(of: "|", with: "\\|")
+            head.append("| \(titles[group]!) | \(list.count) | \(areaCounts) |")
         }
         head += [
             "",

@@ -12,16 +12,10 @@ struct DeclarationRenderer {
         case .union(let decl): renderUnion(decl, into: &printer)
         case .alias(let decl):
             printer.documentation(
-                summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
+                decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
                 extra: deprecationNote(decl.documentation))
             printer.line("\(access) typealias \(decl.name) = \(decl.target.swift)")
         }
-    }
-
-    /// The spec's description of the type; nil when it has none (the remark still says which
-    /// schema the type comes from: no placeholder restates the name).
-    func summary(_ documentation: Documentation, name: String) -> String? {
-        documentation.summary
     }
 
     /// A property's doc comment: the spec's description, else its JSON name when that differs
@@ -51,7 +45,7 @@ struct DeclarationRenderer {
         let stored = decl.properties.filter { $0.constant == nil }
         let constants = decl.properties.filter { $0.constant != nil }
         printer.documentation(
-            summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
+            decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation))
         var conformances = "Codable, Hashable, Sendable, SpecDeviationReporting"
         if decl.multipart { conformances += ", MultipartFormEncodable" }
@@ -292,7 +286,7 @@ struct DeclarationRenderer {
 
     func renderOpenEnum(_ decl: OpenEnumDecl, into printer: inout CodePrinter) {
         printer.documentation(
-            summary(decl.documentation, name: decl.name),
+            decl.documentation.summary,
             remark: "Generated from `\(decl.documentation.remark)`.",
             extra: deprecationNote(decl.documentation)
                 + ["An open enumeration: values this SDK does not list decode and re-encode unchanged."])
@@ -319,7 +313,7 @@ struct DeclarationRenderer {
                 "Decoded by trying each case in the order listed; JSON that matches none decodes as ``unknown(_:)``.")
         }
         printer.documentation(
-            summary(decl.documentation, name: decl.name), remark: "Generated from `\(decl.documentation.remark)`.",
+            decl.documentation.summary, remark: "Generated from `\(decl.documentation.remark)`.",
             extra: notes)
         // A union with a plain string case can be written as a string literal (`content: "Hi"`).
         let stringCase = decl.cases.first { $0.type == .string }
@@ -329,8 +323,7 @@ struct DeclarationRenderer {
             : "Codable, Hashable, Sendable, UnknownCaseRepresentable, ExpressibleByStringLiteral"
         printer.block("\(access) \(decl.isIndirect ? "indirect " : "")enum \(decl.name): \(conformances)") { body in
             for unionCase in decl.cases {
-                var sentences = DocText.summary(unionCase.documentation).map { [$0] } ?? []
-                if let last = sentences.last?.last, !".!?".contains(last) { sentences[0] += "." }
+                var sentences = DocText.summary(unionCase.documentation).map { [DocText.sentence($0)] } ?? []
                 if !unionCase.discriminatorValues.isEmpty {
                     let values = unionCase.discriminatorValues.map { "`\($0)`" }
                     let listed =

@@ -73,8 +73,13 @@ enum DocText {
     static func variantSummary(_ operationSummary: String?, adding sentence: String, fallback: String)
         -> String
     {
-        guard var first = summary(operationSummary) else { return fallback }
-        if let last = first.last, !".!?".contains(last) { first += "." }
-        return first + " " + sentence
+        guard let first = summary(operationSummary) else { return fallback }
+        return self.sentence(first) + " " + sentence
+    }
+
+    /// `text` ending as a sentence does (`.`, `!` or `?`; a full stop is added otherwise).
+    static func sentence(_ text: String) -> String {
+        guard let last = text.last, !".!?".contains(last) else { return text }
+        return text + "."
     }
 }
